@@ -460,7 +460,7 @@ func (d *Device) startAhead(q *Queue) bool {
 			}
 		}
 		for _, x := range cands {
-			if x.helping == 0 {
+			if x.helping.Load() == 0 {
 				d.dispatchKernel(x, &x.ring[x.head], false)
 			}
 			if !x.inflight {

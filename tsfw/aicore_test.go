@@ -558,9 +558,9 @@ func TestStartInlineStrictPriority(t *testing.T) {
 			o.gate = make(chan struct{})
 			k := newKernel(1)
 			d.mu.Lock()
-			low.helping++ // a submitter waits on low's full ring
+			low.helping.Add(1) // a submitter waits on low's full ring
 			if tc.hidden {
-				other.helping++
+				other.helping.Add(1)
 			}
 			d.mu.Unlock()
 			submitOther := func() { require.NoError(t, other.Submit(KernelTask(o, spec))) }
@@ -574,7 +574,7 @@ func TestStartInlineStrictPriority(t *testing.T) {
 
 			d.mu.Lock()
 			if tc.hidden {
-				other.helping-- // without a pass of the arbiter
+				other.helping.Add(-1) // without a pass of the arbiter
 			}
 			l := d.startInline(low)
 			cores := d.aic.cubeCores - d.aic.freeCube
@@ -587,7 +587,7 @@ func TestStartInlineStrictPriority(t *testing.T) {
 			}
 
 			d.mu.Lock()
-			low.helping--
+			low.helping.Add(-1)
 			d.schedule()
 			d.mu.Unlock()
 			close(a.gate)

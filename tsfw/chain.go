@@ -27,7 +27,7 @@ import "github.com/npuemu/npuemu/abi"
 const maxChain = 64
 
 // maxBatch bounds the kernels of a chain run in one call (BatchKernel): a
-// submitter waiting for ring space (helpWanted) is heard between calls.
+// submitter waiting for ring space (helping) is heard between calls.
 const maxBatch = 16
 
 // chained is what a chain needs of one claimed task.
@@ -41,7 +41,7 @@ type chained struct {
 // submitter helping q (spinSpace), else no chain is taken while one helps.
 // Precondition: d.mu held, r's task is q's head.
 func (d *Device) chainable(q *Queue, r *krun, own bool, most int) int {
-	if !r.solo || r.ks.Blocks != 1 || (q.helping > 0 && !own) || q.destroyed || q.stopped != nil || d.closing || d.cfg.Pacing > 0 {
+	if !r.solo || r.ks.Blocks != 1 || (q.helping.Load() > 0 && !own) || q.destroyed || q.stopped != nil || d.closing || d.cfg.Pacing > 0 {
 		return 0
 	}
 	k := 0
@@ -102,7 +102,7 @@ func (d *Device) runChain(q *Queue, r *krun, k int, own bool) error {
 		}
 		err = callDone(r.kern, runErr)
 		n += ran
-		if err != nil || (!own && q.helpWanted.Load() > 0) {
+		if err != nil || (!own && q.helping.Load() > 0) {
 			break // a submitter waits for ring space: it runs the rest (spinSpace)
 		}
 	}

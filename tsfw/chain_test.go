@@ -23,7 +23,7 @@ type ownProbe struct {
 
 func (k *ownProbe) RunBlock(b, n uint32) error {
 	k.d.mu.Lock() // released while a chain runs
-	if k.q.chain > 0 && k.q.helping > 0 {
+	if k.q.chain > 0 && k.q.helping.Load() > 0 {
 		k.inOwn.Add(1)
 	}
 	k.d.mu.Unlock()

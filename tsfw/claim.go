@@ -17,12 +17,14 @@ package tsfw
 // Claim makes the caller the runner of q's kernels until RunClaimed: the
 // arbiter hands none of them to a lane meanwhile. Every Claim must be
 // followed by one RunClaimed.
+//
+// The count is atomic, not taken under Device.mu: an arbiter pass that
+// misses it hands a lane only a task queued before the claim, which it
+// could have done before a locked claim as well; the caller's own
+// launches are queued after the claim, through Device.mu or the inbox
+// (whose drain runs under Device.mu), so the arbiter sees it by then.
 func (q *Queue) Claim() {
-	d := q.d
-	d.mu.Lock()
-	q.helping++
-	q.helpWanted.Add(1) // a running chain of q stops (chain.go)
-	d.mu.Unlock()
+	q.helping.Add(1) // a running chain of q stops too (chain.go)
 }
 
 // RunClaimed runs q's kernels on the calling thread, in order, while q's
@@ -57,8 +59,7 @@ func (q *Queue) RunClaimed() {
 // again once no claim or waiting submitter holds q.
 // Precondition: q.d.mu held.
 func (q *Queue) endClaim() {
-	q.helpWanted.Add(-1)
-	if q.helping--; q.helping == 0 {
+	if q.helping.Add(-1) == 0 {
 		q.d.schedule()
 	}
 }

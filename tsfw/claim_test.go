@@ -39,7 +39,7 @@ func TestClaimRunsOnCaller(t *testing.T) {
 	require.NoError(t, q.Synchronize(-1)) // HelpQueue takes the ghost's token
 	assert.Equal(t, []int{0, 1, 2, 3, 4, 5}, log.get())
 	d.mu.Lock()
-	assert.Zero(t, q.helping)
+	assert.Zero(t, q.helping.Load())
 	d.mu.Unlock()
 }
 

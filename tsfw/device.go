@@ -479,7 +479,7 @@ func (d *Device) dispatch(q *Queue) bool {
 		go d.runHost(q, *t)
 		return false
 	case kindKernel:
-		if q.helping == 0 { // else the waiting submitter starts it (spinSpace)
+		if q.helping.Load() == 0 { // else the waiting submitter starts it (spinSpace)
 			d.dispatchKernel(q, t, false)
 		}
 		return false

@@ -21,14 +21,19 @@ type Queue struct {
 	// Read without the lock by Synchronize and Query. submitted is
 	// written by launching threads, completed by lanes: apart. busy is
 	// the launching side's too (stamp; guarded as vEnd).
-	submitted  atomic.Uint64
-	lastVEnd   atomic.Int64 // virtual end of the latest submitted task
-	busy       busyAcc      // busy time stamped and not yet reported (busy.go)
-	_          [56]byte     // completed a line away from what launchers write
-	completed  atomic.Uint64
-	hasErr     atomic.Bool
-	helpWanted atomic.Int32         // q.helping, read by running chains without d.mu
-	lane       atomic.Pointer[lane] // first lane of q's running kernel, a hint for HelpQueue (short.go)
+	submitted atomic.Uint64
+	lastVEnd  atomic.Int64 // virtual end of the latest submitted task
+	busy      busyAcc      // busy time stamped and not yet reported (busy.go)
+	_         [56]byte     // completed a line away from what launchers write
+	completed atomic.Uint64
+	hasErr    atomic.Bool
+	// helping counts the threads running q's kernels themselves (Claim,
+	// helpSpin): the arbiter leaves q's kernels to them, a running chain
+	// of q stops. Claim adds without d.mu (a claimed launch + synchronize
+	// then takes the device lock three times, not four); every other
+	// change and the arbiter's reads are under it.
+	helping atomic.Int32
+	lane    atomic.Pointer[lane] // first lane of q's running kernel, a hint for HelpQueue (short.go)
 
 	in inbox // kernels submitted without d.mu (inbox.go)
 
@@ -40,7 +45,6 @@ type Queue struct {
 	active    bool // listed in d.active
 	destroyed bool
 	blocked   int           // submitters waiting for a free slot
-	helping   int           // submitters running q's kernels while the ring is full (spinSpace)
 	chain     int           // head tasks claimed by a running chain (chain.go)
 	vEnd      time.Duration // virtual end of the latest submitted task; also guarded by in.mu (inbox.go)
 	err       error         // first asynchronous error not yet reported
@@ -203,8 +207,7 @@ const submitSpin = 50 * time.Microsecond
 // lanes. Precondition: q.d.mu held (released meanwhile).
 func (q *Queue) helpSpin() {
 	d := q.d
-	q.helping++
-	q.helpWanted.Add(1) // a running chain stops (chain.go)
+	q.helping.Add(1) // a running chain stops (chain.go)
 	d.mu.Unlock()
 	q.spinSpace()
 	d.mu.Lock()

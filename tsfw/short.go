@@ -68,7 +68,7 @@ func (d *Device) newHead(q *Queue) {
 		// dispatch(q) alone, which dispatches a kernel unless a
 		// waiting submitter runs q's kernels itself, and reports no
 		// inline completion.
-		if q.helping == 0 {
+		if q.helping.Load() == 0 {
 			d.dispatchKernel(q, t, false)
 		}
 		d.shortHeads++
