@@ -221,7 +221,7 @@ static void finish_handover(npu_lq *q) {
     note_over(q);
     q->n = 0;
     q->used = 0;
-    for (int i = 0; i < q->nclaim; i++) atomic_store(&owner[q->claim[i]], NULL);
+    for (int i = 0; i < q->nclaim; i++) atomic_store_explicit(&owner[q->claim[i]], NULL, memory_order_release);
     q->nclaim = 0;
     q->unbooked = 0;
     atomic_fetch_sub(&npending, 1);
@@ -253,7 +253,7 @@ static void flush_locked(npu_lq *q) {
     note_over(q);
     q->n = 0;
     q->used = 0;
-    for (int i = 0; i < q->nclaim; i++) atomic_store(&owner[q->claim[i]], NULL);
+    for (int i = 0; i < q->nclaim; i++) atomic_store_explicit(&owner[q->claim[i]], NULL, memory_order_release);
     q->nclaim = 0;
     atomic_fetch_sub(&npending, 1);
 }
@@ -602,7 +602,7 @@ NPU_EXPORT aclError aclrtSynchronizeStream(aclrtStream s) {
             /* Only this queue holds launches: one crossing for both. */
             int32_t sr = 0;
             int n = q->n;
-            atomic_store(&q->handing, 1);
+            atomic_store_explicit(&q->handing, 1, memory_order_relaxed); /* (published by the unlock) */
             q->unbooked = 1;
             lq_release(&q->mu);
             in_core++;

@@ -170,6 +170,8 @@ func (s *Stream) noteSubmit(t *Thread, fn string, id uint32, err error) error {
 	if !s.IsDefault {
 		t.LastTask, t.HasLastTask = id, true
 	}
-	s.Submitter.Store(t.ID)
+	if s.Submitter.Load() != t.ID { // (a store is an exchange; one thread per stream is the rule)
+		s.Submitter.Store(t.ID)
+	}
 	return nil
 }
