@@ -55,6 +55,11 @@ func (q *Queue) RunClaimed() {
 	}
 }
 
+// Claimed reports whether a thread runs q's kernels itself now (Claim,
+// or a submitter waiting for ring space): a kernel ending meanwhile most
+// likely ends on that thread.
+func (q *Queue) Claimed() bool { return q.helping.Load() > 0 }
+
 // endClaim ends one claim of q: the arbiter may hand q's kernels to lanes
 // again once no claim or waiting submitter holds q.
 // Precondition: q.d.mu held.

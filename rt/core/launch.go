@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/npuemu/npuemu/abi"
@@ -173,6 +174,11 @@ const stockLaunches = 1024
 // completed kernels gave back (back, written by whoever completes them),
 // the most recent of which are moved to the spares when they run out.
 type launchStock struct {
+	// mine is the launch object of a kernel run on a thread that claimed
+	// the stream (a launch + synchronize runs its kernel itself,
+	// tsfw/claim.go): that thread's next launch takes it back with one
+	// exchange, where the lists cost two lock round trips each way.
+	mine    atomic.Pointer[Launch]
 	spareMu sync.Mutex
 	spare   []*Launch
 	back    launchReturns
@@ -203,6 +209,11 @@ func (r *launchReturns) put(l *Launch) bool {
 // in the cache, instead of going round all the objects an earlier launch
 // loop left in the stock (that made it ~40 % slower on a 16-CPU host).
 func (k *launchStock) take() *Launch {
+	if k.mine.Load() != nil { // (a launch loop's never is: one load)
+		if l := k.mine.Swap(nil); l != nil {
+			return l
+		}
+	}
 	k.spareMu.Lock()
 	if len(k.spare) == 0 {
 		k.back.mu.Lock()
@@ -243,6 +254,9 @@ func (k *launchStock) drain() {
 	k.spare, k.back.l = nil, nil
 	k.back.mu.Unlock()
 	k.spareMu.Unlock()
+	if l := k.mine.Swap(nil); l != nil {
+		launches.Put(l)
+	}
 }
 
 const (
@@ -341,8 +355,13 @@ func PutLaunch(l *Launch) {
 	}
 	if s := l.owner; s != nil {
 		l.owner = nil
-		if !s.Dead.Load() && s.launches.back.put(l) {
-			return
+		if !s.Dead.Load() {
+			if s.SQ != nil && s.SQ.Claimed() && s.launches.mine.Load() == nil && s.launches.mine.CompareAndSwap(nil, l) {
+				return
+			}
+			if s.launches.back.put(l) {
+				return
+			}
 		}
 	}
 	launches.Put(l)

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/tsfw"
 )
 
 // goHost is a KernelHost whose memory is Go memory; nothing else is used.
@@ -50,6 +51,25 @@ func TestLaunchStock(t *testing.T) {
 	assert.Equal(t, takeBatch-1, len(s.launches.spare))
 	PutLaunch(x)
 
+	// A kernel ending while its stream is claimed (the launching thread
+	// runs it, tsfw/claim.go) leaves its object for that thread's next
+	// launch, outside the lists; one at most.
+	q := newClaimQueue(t)
+	s.SQ = q
+	q.Claim()
+	c1, c2 := GetLaunch(s, h, 8), GetLaunch(s, h, 8)
+	nb := len(s.launches.back.l)
+	PutLaunch(c1)
+	PutLaunch(c2)
+	assert.Same(t, c1, s.launches.mine.Load())
+	assert.Equal(t, nb+1, len(s.launches.back.l), "the second went to the list")
+	assert.Same(t, c1, GetLaunch(s, h, 8), "taken back first")
+	assert.Nil(t, s.launches.mine.Load())
+	q.RunClaimed() // (nothing queued: ends the claim)
+	PutLaunch(c1)
+	assert.Nil(t, s.launches.mine.Load(), "no claim: the lists")
+	s.SQ = nil
+
 	n := len(s.launches.back.l)
 	s.Dead.Store(true)
 	PutLaunch(l2)
@@ -57,4 +77,13 @@ func TestLaunchStock(t *testing.T) {
 	s.launches.drain()
 	assert.Empty(t, s.launches.back.l, "a destroyed stream's stock goes to the pool")
 	assert.Empty(t, s.launches.spare)
+}
+
+// newClaimQueue is a queue of a device of its own, closed at the test's end.
+func newClaimQueue(t *testing.T) *tsfw.Queue {
+	d := tsfw.NewDevice(tsfw.Config{})
+	t.Cleanup(d.Close)
+	q, err := d.NewQueue(0)
+	require.NoError(t, err)
+	return q
 }
