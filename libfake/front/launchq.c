@@ -88,28 +88,37 @@ _Static_assert(NPU_LQ_BATCH <= 64, "npu_lq_run's over has a bit per record");
 #define NPU_LQ_TICK_NS 200000L      /* the flush timer's first period: 200 µs */
 #define NPU_LQ_TICK_MAX_NS 6400000L /* its longest: 6.4 ms */
 
-/* lq_lock is a queue's lock: a futex word, 0 free, 1 held, 2 held with a
- * thread parked (the three-state futex mutex). Its uncontended lock and
- * unlock are one locked instruction each, inlined, as pthread's are, but
- * without their two calls and checks: ~10 instructions a pair instead of
- * ~55, and a launch + synchronize takes three pairs. It may be held while
- * the core runs a flushed batch, so a contender spins briefly, then parks. */
+/* lq_lock is a queue's lock: a spin lock whose unlock is a plain
+ * (release) store. The queue's owner takes it on every deferred launch
+ * and twice in a combined launch + synchronize; other threads take it only
+ * to flush the queue (drain, the flush timer, a launch into a bucket the
+ * queue owns), rarely. A futex lock's unlock must be a locked exchange, to
+ * see a parked waiter: an atomic read-modify-write (~20 cycles, a store
+ * buffer drain) more per pair on the owner's path, for the sake of a rare
+ * contender. So a contender polls instead: pauses, then yields, then
+ * sleeps 50 µs between tries (the lock may be held while the core makes a
+ * flushed batch, tens of µs). Inlined: ~5 instructions a pair, against ~55
+ * for pthread's mutex. */
 typedef struct {
-    _Atomic int w;
+    _Atomic int w; /* 0 free, 1 held */
 } lq_lock;
 
 static NPU_FRONT_COLD void lq_lock_slow(lq_lock *m) {
-    for (int i = 0; i < 100; i++) {
+    for (unsigned i = 0;; i++) {
         int c = 0;
         if (atomic_load_explicit(&m->w, memory_order_relaxed) == 0 &&
             atomic_compare_exchange_weak_explicit(&m->w, &c, 1, memory_order_acquire, memory_order_relaxed))
             return;
+        if (i < 128) {
 #if defined(__x86_64__)
-        __builtin_ia32_pause();
+            __builtin_ia32_pause();
 #endif
+        } else if (i < 256) {
+            sched_yield();
+        } else {
+            nanosleep(&(struct timespec){0, 50000}, NULL);
+        }
     }
-    while (atomic_exchange_explicit(&m->w, 2, memory_order_acquire) != 0)
-        syscall(SYS_futex, (int *)&m->w, FUTEX_WAIT_PRIVATE, 2, NULL, NULL, 0);
 }
 
 static inline void lq_acquire(lq_lock *m) {
@@ -119,10 +128,7 @@ static inline void lq_acquire(lq_lock *m) {
         lq_lock_slow(m);
 }
 
-static inline void lq_release(lq_lock *m) {
-    if (__builtin_expect(atomic_exchange_explicit(&m->w, 0, memory_order_release) == 2, 0))
-        syscall(SYS_futex, (int *)&m->w, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
-}
+static inline void lq_release(lq_lock *m) { atomic_store_explicit(&m->w, 0, memory_order_release); }
 
 typedef struct npu_lq {
     lq_lock mu; /* guards n, v, claim, err, unbooked; held while the core runs a flushed batch */
