@@ -429,7 +429,9 @@ func (d *Device) startInline(q *Queue) *lane {
 	if q.count == 0 || q.inflight || q.destroyed || d.closing || q.ring[q.head].kind != kindKernel {
 		return nil
 	}
-	if d.startAhead(q) {
+	// (q holds a task, so it is active: with one active queue there is
+	// nothing ranked before it, short.go)
+	if (d.busy.Load() != 1 || !shortOK()) && d.startAhead(q) {
 		return nil
 	}
 	return d.dispatchKernel(q, &q.ring[q.head], true)

@@ -14,6 +14,9 @@ import "sync/atomic"
 //     (Device.busy is 0 under Device.mu: every d.active list is empty, so
 //     a pass would look at nothing). A kernel that completes the only
 //     work of the device (finishKernel) no longer pays a pass.
+//   - A thread starting its queue's head kernel itself (startInline) on a
+//     device whose only active queue is that one skips the pass over the
+//     queues ranked before it (startAhead): there are none.
 //   - A task that becomes the head of the device's only active queue
 //     (Device.busy is 1 and the queue was just activated) is dispatched
 //     directly (newHead): a pass would find that queue alone, try its
