@@ -562,7 +562,9 @@ func (d *Device) deactivate(q *Queue) {
 	l := d.active[q.prio]
 	for i, x := range l {
 		if x == q {
-			copy(l[i:], l[i+1:])
+			if i < len(l)-1 { // (the common last one moves nothing: no barriered copy)
+				copy(l[i:], l[i+1:])
+			}
 			l[len(l)-1] = nil
 			d.active[q.prio] = l[:len(l)-1]
 			break
