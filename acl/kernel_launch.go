@@ -15,7 +15,11 @@ import (
 
 // copyLaunch returns a launch into s holding a copy of blob as its image.
 func copyLaunch(s *core.Stream, f *core.Function, blob []byte) (*core.Launch, []byte) {
-	l := core.GetLaunch(s, f.Bin.Host, len(blob))
+	return copyInto(core.GetLaunch(s, f.Bin.Host, len(blob)), blob)
+}
+
+// copyInto copies blob into l's buffer (room for it) as its image.
+func copyInto(l *core.Launch, blob []byte) (*core.Launch, []byte) {
 	img := l.Buf[core.LaunchHeader : core.LaunchHeader+len(blob)]
 	copy(img, blob)
 	l.Args, l.Size = l.Addr+core.LaunchHeader, uint64(len(blob))
@@ -100,8 +104,15 @@ func hostArgsN(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle, on
 	cfg = cfg.HandedOver(ho)
 	t.BeginRun(s, n)
 	defer t.EndRun()
-	image := func(i int) (*core.Launch, []byte) {
-		l, img := copyLaunch(s, f, blob(i))
+	image := func(i int, q *core.RunQueue) (*core.Launch, []byte) {
+		b := blob(i)
+		var l *core.Launch
+		var img []byte
+		if q != nil {
+			l, img = copyInto(q.Launch(f.Bin.Host, len(b)), b)
+		} else {
+			l, img = copyLaunch(s, f, b)
+		}
 		for _, p := range phs {
 			binary.LittleEndian.PutUint64(img[p.AddrOffset:], uint64(l.Args)+uint64(p.DataOffset))
 		}
@@ -111,14 +122,14 @@ func hostArgsN(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle, on
 		var q core.RunQueue
 		q.Begin(t, fn, s, cfg)
 		for i := range n {
-			l, img := image(i)
+			l, img := image(i, &q)
 			q.AddImage(f, l, img, blocks, cfg, core.UnitsOf(f, img))
 		}
 		return q.Flush()
 	}
 	var first error
 	for i := range n {
-		l, img := image(i)
+		l, img := image(i, nil)
 		if err := core.SubmitImage(t, fn, s, f, l, img, blocks, cfg, core.UnitsOf(f, img)); err != nil && first == nil {
 			first = err
 		}

@@ -243,13 +243,13 @@ func (a *Args) Publish(total int) {
 // finalized image into it; ok is false when a is not finalized. Placeholder
 // data is copied under a.Mu, the buffer taken before it (Mu is a leaf:
 // docs/internals.md "Lock order").
-func (a *Args) launchImage(s *Stream, host KernelHost) (l *Launch, img []byte, ok bool) {
+func (a *Args) launchImage(s *Stream, host KernelHost, stash *launchStash) (l *Launch, img []byte, ok bool) {
 	for {
 		v := a.view.Load()
 		if v == nil {
 			return nil, nil, false
 		}
-		l = GetLaunch(s, host, v.total)
+		l = getLaunch(s, host, v.total, stash)
 		img = l.Buf[LaunchHeader : LaunchHeader+v.total]
 		n := copy(img, v.blob)
 		clear(img[n:])

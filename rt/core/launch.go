@@ -215,17 +215,7 @@ func (k *launchStock) take() *Launch {
 		}
 	}
 	k.spareMu.Lock()
-	if len(k.spare) == 0 {
-		k.back.mu.Lock()
-		if n := len(k.back.l); n <= takeBatch {
-			k.spare, k.back.l = k.back.l, k.spare // all of them: a swap
-		} else {
-			k.spare = append(k.spare, k.back.l[n-takeBatch:]...)
-			clear(k.back.l[n-takeBatch:])
-			k.back.l = k.back.l[:n-takeBatch]
-		}
-		k.back.mu.Unlock()
-	}
+	k.refill()
 	var l *Launch
 	if n := len(k.spare); n > 0 {
 		l = k.spare[n-1]
@@ -234,6 +224,59 @@ func (k *launchStock) take() *Launch {
 	}
 	k.spareMu.Unlock()
 	return l
+}
+
+// refill moves the most recently given-back objects (at most takeBatch)
+// to the spares when there are none. Precondition: k.spareMu held.
+func (k *launchStock) refill() {
+	if len(k.spare) != 0 {
+		return
+	}
+	k.back.mu.Lock()
+	if n := len(k.back.l); n <= takeBatch {
+		k.spare, k.back.l = k.back.l, k.spare // all of them: a swap
+	} else {
+		k.spare = append(k.spare, k.back.l[n-takeBatch:]...)
+		clear(k.back.l[n-takeBatch:])
+		k.back.l = k.back.l[:n-takeBatch]
+	}
+	k.back.mu.Unlock()
+}
+
+// launchStash is a run's spare launch objects (RunQueue), popped from the
+// end of ls[:n].
+type launchStash struct {
+	ls [runChunk]*Launch
+	n  int
+}
+
+// grab is take for a run: it fills the empty st with up to runChunk
+// spares, in the order take would give them, under one lock instead of
+// one per launch.
+func (k *launchStock) grab(st *launchStash) {
+	k.spareMu.Lock()
+	k.refill()
+	n := len(k.spare)
+	m := min(n, len(st.ls))
+	st.n = copy(st.ls[:], k.spare[n-m:])
+	clear(k.spare[n-m:])
+	k.spare = k.spare[:n-m]
+	k.spareMu.Unlock()
+}
+
+// giveBack returns the spares a run grabbed and did not use, to be taken
+// in the order they would have been; a destroyed stream's go to the pool.
+func (k *launchStock) giveBack(ls []*Launch, dead bool) {
+	if dead {
+		for _, l := range ls {
+			l.owner = nil
+			launches.Put(l)
+		}
+		return
+	}
+	k.spareMu.Lock()
+	k.spare = append(k.spare, ls...)
+	k.spareMu.Unlock()
 }
 
 // takeBatch is the given-back launch objects take moves at once: one lock
@@ -320,10 +363,24 @@ func newLaunches(h KernelHost) *Launch {
 // GetLaunch returns a launch object with a buffer for an image of n bytes
 // on host h, the header cleared; s, when not nil, is the launch's stream,
 // whose stock comes first and to which the object returns (PutLaunch).
-func GetLaunch(s *Stream, h KernelHost, n int) *Launch {
+func GetLaunch(s *Stream, h KernelHost, n int) *Launch { return getLaunch(s, h, n, nil) }
+
+// getLaunch is GetLaunch taking the object from st, when not nil: a
+// run's spares, grabbed from s's stock runChunk at a time.
+func getLaunch(s *Stream, h KernelHost, n int, st *launchStash) *Launch {
 	var l *Launch
 	if s != nil {
-		l = s.launches.take()
+		if st == nil {
+			l = s.launches.take()
+		} else {
+			if st.n == 0 {
+				s.launches.grab(st)
+			}
+			if st.n > 0 {
+				st.n--
+				l, st.ls[st.n] = st.ls[st.n], nil
+			}
+		}
 	}
 	if l == nil {
 		l, _ = launches.Get().(*Launch)

@@ -36,12 +36,19 @@ type RunQueue struct {
 	first error
 	tasks [runChunk]tsfw.Task
 	ls    [runChunk]*Launch
+	// The stream's spare launch objects, grabbed runChunk at a time
+	// (Launch): one lock of the stock per chunk, not per launch.
+	stash launchStash
 }
 
 // Begin starts a run of launches t makes on s with configuration cfg.
 func (q *RunQueue) Begin(t *Thread, fn string, s *Stream, cfg LaunchCfg) {
 	q.t, q.fn, q.s, q.ho, q.k, q.first = t, fn, s, cfg.handoff, 0, nil
+	q.stash.n = 0
 }
+
+// Launch is GetLaunch(s, h, n) for a launch of the run.
+func (q *RunQueue) Launch(h KernelHost, n int) *Launch { return getLaunch(q.s, h, n, &q.stash) }
 
 // AddImage prepares launch l of f with image img (as SubmitImage) and
 // gathers it; a failure is kept as the run's error if it is the first.
@@ -60,9 +67,15 @@ func (q *RunQueue) AddImage(f *Function, l *Launch, img []byte, blocks uint32, c
 	q.add(l)
 }
 
-// Flush queues what is gathered and returns the run's first error.
+// Flush queues what is gathered, gives the spares not used back, and
+// returns the run's first error.
 func (q *RunQueue) Flush() error {
 	q.flush()
+	if st := &q.stash; st.n > 0 {
+		q.s.launches.giveBack(st.ls[:st.n], q.s.Dead.Load())
+		clear(st.ls[:st.n])
+		st.n = 0
+	}
 	return q.first
 }
 
@@ -97,7 +110,7 @@ func launchRun(t *Thread, fn string, s *Stream, f *Function, a *Args, ah Handle,
 	var q RunQueue
 	q.Begin(t, fn, s, cfg)
 	for range n {
-		l, err := prepareRunLaunch(t, fn, s, f, a, ah, blocks, cfg, rs, q.slot())
+		l, err := prepareRunLaunch(t, fn, s, f, a, ah, blocks, cfg, rs, q.slot(), &q.stash)
 		if err != nil {
 			q.fail(err)
 			continue

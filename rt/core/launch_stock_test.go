@@ -87,3 +87,27 @@ func newClaimQueue(t *testing.T) *tsfw.Queue {
 	require.NoError(t, err)
 	return q
 }
+
+// TestRunQueueStash: a run takes its launch objects from the stream's
+// stock a chunk at a time, in the order single launches would, and gives
+// the ones it did not use back in that order.
+func TestRunQueueStash(t *testing.T) {
+	var h goHost
+	s := &Stream{}
+	ls := make([]*Launch, 20)
+	for i := range ls {
+		ls[i] = GetLaunch(s, h, 8)
+	}
+	for _, x := range ls {
+		PutLaunch(x)
+	}
+	var q RunQueue
+	q.Begin(nil, "aclrtLaunchKernelWithConfig", s, LaunchCfg{})
+	assert.Same(t, ls[19], q.Launch(h, 8), "the most recently given back first")
+	assert.Equal(t, runChunk-1, q.stash.n, "a chunk taken at once")
+	assert.Same(t, ls[18], q.Launch(h, 8))
+	require.NoError(t, q.Flush())
+	assert.Zero(t, q.stash.n)
+	assert.Same(t, ls[17], GetLaunch(s, h, 8), "the unused ones are back, in order")
+	assert.Equal(t, 20-3, len(s.launches.spare))
+}

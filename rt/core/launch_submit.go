@@ -176,7 +176,7 @@ func LaunchKernelN(t *Thread, fh Handle, blocks uint32, sh Handle, on *Stream, a
 // (built on first use).
 func launchArgs(t *Thread, fn string, s *Stream, f *Function, a *Args, ah Handle, blocks uint32, cfg LaunchCfg, rs *runSpec) error {
 	if rs == nil { // argsImage's body: a call less on launch + synchronize's path
-		l, img, ok := a.launchImage(s, f.Bin.Host)
+		l, img, ok := a.launchImage(s, f.Bin.Host, nil)
 		if !ok {
 			return notFinalized(fn, ah)
 		}
@@ -184,7 +184,7 @@ func launchArgs(t *Thread, fn string, s *Stream, f *Function, a *Args, ah Handle
 		return SubmitImage(t, fn, s, f, l, img, blocks, cfg, UnitsOf(f, img))
 	}
 	var task tsfw.Task
-	l, err := prepareRunLaunch(t, fn, s, f, a, ah, blocks, cfg, rs, &task)
+	l, err := prepareRunLaunch(t, fn, s, f, a, ah, blocks, cfg, rs, &task, nil)
 	if err != nil {
 		return err
 	}
@@ -192,9 +192,9 @@ func launchArgs(t *Thread, fn string, s *Stream, f *Function, a *Args, ah Handle
 }
 
 // argsImage takes a launch object holding the finalized blob of args
-// handle a (handle ah).
-func argsImage(fn string, s *Stream, f *Function, a *Args, ah Handle) (*Launch, []byte, error) {
-	l, img, ok := a.launchImage(s, f.Bin.Host)
+// handle a (handle ah), from stash when not nil (getLaunch).
+func argsImage(fn string, s *Stream, f *Function, a *Args, ah Handle, stash *launchStash) (*Launch, []byte, error) {
+	l, img, ok := a.launchImage(s, f.Bin.Host, stash)
 	if !ok {
 		return nil, nil, notFinalized(fn, ah)
 	}
@@ -210,8 +210,8 @@ func notFinalized(fn string, ah Handle) error {
 
 // prepareRunLaunch prepares one launch of a run (rs: its description,
 // built on first use) and writes its task to task.
-func prepareRunLaunch(t *Thread, fn string, s *Stream, f *Function, a *Args, ah Handle, blocks uint32, cfg LaunchCfg, rs *runSpec, task *tsfw.Task) (*Launch, error) {
-	l, img, err := argsImage(fn, s, f, a, ah)
+func prepareRunLaunch(t *Thread, fn string, s *Stream, f *Function, a *Args, ah Handle, blocks uint32, cfg LaunchCfg, rs *runSpec, task *tsfw.Task, stash *launchStash) (*Launch, error) {
+	l, img, err := argsImage(fn, s, f, a, ah, stash)
 	if err != nil {
 		return nil, err
 	}
@@ -348,7 +348,7 @@ func LaunchKernelDeviceN(t *Thread, fh Handle, blocks uint32, argsData uintptr, 
 		var q RunQueue
 		q.Begin(t, fn, s, cfg)
 		for range n {
-			l := GetLaunch(s, f.Bin.Host, 0)
+			l := q.Launch(f.Bin.Host, 0)
 			l.Args, l.Size = argsData, argsSize
 			q.AddImage(f, l, nil, blocks, cfg, units)
 		}
