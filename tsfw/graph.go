@@ -128,7 +128,7 @@ func (d *Device) SubmitGraph(queues []*Queue, tasks []Task, qidx []uint16) error
 // free slot.
 // Precondition: d.mu held, q.count < len(q.ring).
 func (d *Device) enqueueLocked(q *Queue, t Task) error {
-	if err := d.stamp(q, &t); err != nil {
+	if err := d.stamp(q, &t, true); err != nil {
 		return err
 	}
 	j := q.head + q.count

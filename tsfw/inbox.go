@@ -60,7 +60,7 @@ func (q *Queue) submitFast(t *Task) (id uint32, ok bool) {
 	}
 	// A kernel's stamp reads q.vEnd (guarded by in.mu while live) and
 	// the device's atomics only.
-	if err := q.d.stamp(q, t); err != nil {
+	if err := q.d.stamp(q, t, true); err != nil {
 		in.mu.Unlock()
 		return 0, false
 	}
@@ -94,7 +94,7 @@ func (q *Queue) SubmitRun(ts []Task) (last uint32, n int) {
 	}
 	k = q.room(k)
 	for i := range k {
-		if q.d.stamp(q, &ts[i]) != nil {
+		if q.d.stamp(q, &ts[i], false) != nil {
 			k = i
 			break
 		}
@@ -102,6 +102,7 @@ func (q *Queue) SubmitRun(ts []Task) (last uint32, n int) {
 	if k == 0 {
 		return 0, 0
 	}
+	q.lastVEnd.Store(int64(q.vEnd))
 	in.grow(k, q.depth)
 	in.tasks = append(in.tasks, ts[:k]...)
 	in.n.Store(int32(len(in.tasks)))

@@ -167,7 +167,7 @@ func (q *Queue) submitID(t *Task, past *bool) (uint32, error) {
 		d.space.Wait()
 		q.blocked--
 	}
-	if err := d.stamp(q, t); err != nil {
+	if err := d.stamp(q, t, true); err != nil {
 		d.mu.Unlock()
 		return 0, err
 	}
@@ -312,9 +312,12 @@ func newRing(n int) []Task {
 }
 
 // stamp computes t's virtual start and end and its event bookkeeping.
+// With publish set it also stores q's latest virtual end for the readers
+// without a lock (lastVEnd); a run's pass (SubmitRun) stores it once,
+// after its last task, before any of them is counted submitted.
 // Precondition: d.mu held; for a kernel task, q.in.mu instead while the
 // inbox is live (inbox.go): a kernel reads only q.vEnd and atomics here.
-func (d *Device) stamp(q *Queue, t *Task) error {
+func (d *Device) stamp(q *Queue, t *Task, publish bool) error {
 	start := max(q.vEnd, time.Duration(d.vHost.Load()))
 	cost := d.cost.cost(t)
 	engine := -1
@@ -363,7 +366,9 @@ func (d *Device) stamp(q *Queue, t *Task) error {
 	}
 	t.vStart, t.vEnd = start, start+cost
 	q.vEnd = t.vEnd
-	q.lastVEnd.Store(int64(t.vEnd))
+	if publish {
+		q.lastVEnd.Store(int64(t.vEnd))
+	}
 	if timeline.Enabled() {
 		d.traceTask(q, t, engine)
 	}
