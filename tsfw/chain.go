@@ -97,9 +97,7 @@ func (d *Device) runChain(q *Queue, r *krun, k int, own bool) error {
 	var err error
 	for n < k {
 		ran, runErr := runChained(r, c[n:min(k, n+maxBatch)])
-		for i := n; i < n+ran-1; i++ {
-			_ = callDone(c[i].kern, nil) // nil for a block RunBatch ran (BatchKernel)
-		}
+		doneBatch(r, c[n:n+ran-1])
 		err = callDone(r.kern, runErr)
 		n += ran
 		if err != nil || (!own && q.helping.Load() > 0) {
@@ -143,6 +141,52 @@ type BatchKernel interface {
 	// and the failing one's error. Done(nil) of a kernel it ran without
 	// error must return nil.
 	RunBatch(ks []Kernel) (int, error)
+}
+
+// BatchDone is a BatchKernel that also completes several kernels RunBatch
+// ran without error in one call: Done(nil) of each, in order, with what
+// they share (a list lock) taken once. It clears ks[i] once kernel i is
+// done, so that after a panic the others are done one by one.
+type BatchDone interface {
+	DoneBatch(ks []Kernel)
+}
+
+// doneBatch calls Done(nil) of the kernels of c, which a batch ran without
+// error: in one call when the first is a BatchDone (r.batch holds them
+// meanwhile), else one by one.
+func doneBatch(r *krun, c []chained) {
+	if len(c) == 0 {
+		return
+	}
+	b, ok := c[0].kern.(BatchDone)
+	if !ok || len(c) == 1 {
+		for i := range c {
+			_ = callDone(c[i].kern, nil) // nil for a block RunBatch ran (BatchKernel)
+		}
+		return
+	}
+	ks := r.batch[:len(c)]
+	for i := range c {
+		ks[i] = c[i].kern
+	}
+	defer clear(ks)
+	defer func() {
+		if recover() == nil {
+			return
+		}
+		// As one by one: the kernel that panicked is done (callDone's
+		// result is dropped here), the ones after it are done alone.
+		i := 0
+		for i < len(ks) && ks[i] == nil {
+			i++
+		}
+		for _, k := range ks[min(i+1, len(ks)):] {
+			if k != nil {
+				_ = callDone(k, nil)
+			}
+		}
+	}()
+	b.DoneBatch(ks)
 }
 
 // runChained runs the next kernels of a chain on r's lane: c[0] alone, or

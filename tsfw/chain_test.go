@@ -144,3 +144,67 @@ func TestChainBatches(t *testing.T) {
 	}
 	assert.True(t, batched, "the queued kernels ran in batches: %v", blog.batches)
 }
+
+// doneBatchKernel is a batchKernel a chain also completes in batches
+// (BatchDone), logging each DoneBatch's size; DoneBatch panics on kernel
+// panicAt before completing it.
+type doneBatchKernel struct {
+	batchKernel
+	panicAt int
+	sizes   *[]int // guarded by blog.mu
+}
+
+func (k *doneBatchKernel) RunBatch(ks []Kernel) (int, error) {
+	for i, x := range ks {
+		if err := x.(*doneBatchKernel).RunBlock(0, 1); err != nil {
+			return i + 1, err
+		}
+	}
+	return len(ks), nil
+}
+
+func (k *doneBatchKernel) DoneBatch(ks []Kernel) {
+	k.blog.mu.Lock()
+	*k.sizes = append(*k.sizes, len(ks))
+	k.blog.mu.Unlock()
+	for i, x := range ks {
+		if x.(*doneBatchKernel).n == k.panicAt {
+			panic("done batch")
+		}
+		_ = x.Done(nil)
+		ks[i] = nil
+	}
+}
+
+// TestChainDoneBatches: the kernels a batch ran are completed in one call
+// (BatchDone), each once and in order; when that call panics on one, the
+// ones after it are completed one by one, as callDone would have.
+func TestChainDoneBatches(t *testing.T) {
+	d := newDev(t, Config{CubeCores: 1})
+	q := newQ(t, d, 0)
+	gate := make(chan struct{})
+	require.NoError(t, q.Submit(KernelTask(&orderKernel{n: -1, log: &orderLog{}, gate: gate}, KernelSpec{Blocks: 1})))
+	log, blog := &orderLog{}, &batchLog{}
+	var sizes []int
+	const n, bad = 100, 20
+	for i := range n {
+		k := &doneBatchKernel{batchKernel: batchKernel{orderKernel: orderKernel{n: i, log: log}, blog: blog}, panicAt: bad, sizes: &sizes}
+		require.NoError(t, q.Submit(KernelTask(k, KernelSpec{Blocks: 1})))
+	}
+	close(gate)
+	require.NoError(t, q.Synchronize(-1))
+	var want []int
+	for i := range n {
+		if i != bad {
+			want = append(want, i)
+		}
+	}
+	assert.Equal(t, want, blog.done, "each completed once, in order; the one whose completion panicked not")
+	blog.mu.Lock()
+	defer blog.mu.Unlock()
+	require.NotEmpty(t, sizes, "no batch was completed in one call")
+	for _, s := range sizes {
+		assert.Greater(t, s, 1)
+		assert.Less(t, s, maxBatch, "the last kernel of a batch is completed alone")
+	}
+}

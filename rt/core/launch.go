@@ -202,6 +202,18 @@ func (r *launchReturns) put(l *Launch) bool {
 	return ok
 }
 
+// putAll keeps as many of ls as the list has room for, under one lock,
+// and returns how many (the first ones; the others are moved to ls's
+// start).
+func (r *launchReturns) putAll(ls []*Launch) int {
+	r.mu.Lock()
+	k := max(0, min(len(ls), stockLaunches-len(r.l)))
+	r.l = append(r.l, ls[:k]...)
+	r.mu.Unlock()
+	copy(ls, ls[k:])
+	return k
+}
+
 // take pops a spare launch object, moving the most recently given-back
 // ones (at most takeBatch) to the spares when there are none; nil when the
 // stock is empty. The most recent first: a launch + synchronize loop then
@@ -402,14 +414,7 @@ func getLaunch(s *Stream, h KernelHost, n int, st *launchStash) *Launch {
 }
 
 func PutLaunch(l *Launch) {
-	l.F = nil
-	l.shard = 0
-	l.san = nil
-	l.trk = nil
-	if l.svm != nil {
-		l.svm.Release()
-		l.svm = nil
-	}
+	l.reset()
 	if s := l.owner; s != nil {
 		l.owner = nil
 		if !s.Dead.Load() {
@@ -422,6 +427,18 @@ func PutLaunch(l *Launch) {
 		}
 	}
 	launches.Put(l)
+}
+
+// reset drops what l refers to but its stream and buffer (PutLaunch).
+func (l *Launch) reset() {
+	l.F = nil
+	l.shard = 0
+	l.san = nil
+	l.trk = nil
+	if l.svm != nil {
+		l.svm.Release()
+		l.svm = nil
+	}
 }
 
 // RunBlock implements tsfw.Kernel.
@@ -467,6 +484,41 @@ func (l *Launch) RunBatch(ks []tsfw.Kernel) (int, error) {
 		err = ks[ran-1].(*Launch).fault(0, 1, err)
 	}
 	return ran, err
+}
+
+// DoneBatch implements tsfw.BatchDone: Done(nil) of each of ks, kernels
+// RunBatch ran without error, their launch objects given back to their
+// stream's stock under one lock instead of one each. A kernel that is not
+// a plain launch of l's stream is done alone.
+func (l *Launch) DoneBatch(ks []tsfw.Kernel) {
+	var ls [batchLaunches]*Launch
+	n := 0
+	s := l.owner
+	for i, k := range ks {
+		x, ok := k.(*Launch)
+		if !ok || s == nil || x.owner != s || x.san != nil || n == len(ls) {
+			_ = k.Done(nil)
+			ks[i] = nil
+			continue
+		}
+		x.recordCycles()
+		x.Host.Flush(x.Buf[:LaunchHeader])
+		x.F.Bin.ReleaseIn(x.shard)
+		x.reset()
+		x.owner = nil
+		ls[n] = x
+		n++
+		ks[i] = nil
+	}
+	if n == 0 {
+		return
+	}
+	if !s.Dead.Load() {
+		n -= s.launches.back.putAll(ls[:n])
+	}
+	for _, x := range ls[:n] { // (what the stock did not keep)
+		launches.Put(x)
+	}
 }
 
 // Done implements tsfw.Kernel: the kernel's output is written, the binary

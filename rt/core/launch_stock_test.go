@@ -111,3 +111,39 @@ func TestRunQueueStash(t *testing.T) {
 	assert.Same(t, ls[17], GetLaunch(s, h, 8), "the unused ones are back, in order")
 	assert.Equal(t, 20-3, len(s.launches.spare))
 }
+
+// flushHost is a goHost whose Flush does nothing.
+type flushHost struct{ goHost }
+
+func (flushHost) Flush([]byte) {}
+
+// TestLaunchDoneBatch: a batch of launches completed in one call releases
+// each one's binary count and gives the objects of the batch's stream back
+// to its stock together; a launch of another stream is done alone, to
+// its own stock; every kernel is marked done.
+func TestLaunchDoneBatch(t *testing.T) {
+	var h flushHost
+	s, other := &Stream{}, &Stream{}
+	f := &Function{Bin: &Binary{}}
+	mk := func(on *Stream) *Launch {
+		l := GetLaunch(on, h, 8)
+		require.NoError(t, f.Bin.AcquireIn("test", 3))
+		l.F, l.shard = f, 3
+		return l
+	}
+	ls := []*Launch{mk(s), mk(s), mk(other), mk(s)}
+	ks := make([]tsfw.Kernel, len(ls))
+	for i, l := range ls {
+		ks[i] = l
+	}
+	require.EqualValues(t, 4, f.Bin.inflightLaunches())
+	ls[0].DoneBatch(ks)
+	assert.Zero(t, f.Bin.inflightLaunches(), "every launch released its binary")
+	assert.Equal(t, make([]tsfw.Kernel, len(ks)), ks, "every kernel marked done")
+	assert.Equal(t, []*Launch{ls[0], ls[1], ls[3]}, s.launches.back.l, "the stream's, in order")
+	assert.Equal(t, []*Launch{ls[2]}, other.launches.back.l)
+	for _, l := range ls {
+		assert.Nil(t, l.owner)
+		assert.Nil(t, l.F)
+	}
+}
