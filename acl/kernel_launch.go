@@ -121,6 +121,7 @@ func hostArgsN(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle, on
 	if n > 1 && core.RunQueueable(s) { // queued in chunks (rt/core/launch_run.go)
 		var q core.RunQueue
 		q.Begin(t, fn, s, cfg)
+		defer q.End()
 		for i := range n {
 			l, img := image(i, &q)
 			q.AddImage(f, l, img, blocks, cfg, core.UnitsOf(f, img))

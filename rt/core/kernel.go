@@ -114,10 +114,13 @@ func (b *Binary) Release() { b.ReleaseIn(0) }
 // AcquireIn counts a launch of b in shard i; it fails once b is unloaded.
 // The count is raised before unloaded is read, so an unload that does not
 // see it is seen by it (MaybeClose reads every shard after Unloaded is set).
-func (b *Binary) AcquireIn(fn string, i uint8) error {
-	b.inflight[i%binShards].acq.Add(1)
+func (b *Binary) AcquireIn(fn string, i uint8) error { return b.acquireN(fn, i, 1) }
+
+// acquireN counts n launches of b in shard i at once (a run's, binCredit).
+func (b *Binary) acquireN(fn string, i uint8, n int64) error {
+	b.inflight[i%binShards].acq.Add(n)
 	if b.Unloaded.Load() {
-		b.ReleaseIn(i)
+		b.releaseN(i, n)
 		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: the function's binary was unloaded", fn)
 	}
 	return nil
@@ -125,8 +128,11 @@ func (b *Binary) AcquireIn(fn string, i uint8) error {
 
 // ReleaseIn ends a launch of b counted in shard i, closing an unloaded
 // binary after its last launch.
-func (b *Binary) ReleaseIn(i uint8) {
-	b.inflight[i%binShards].rel.Add(1)
+func (b *Binary) ReleaseIn(i uint8) { b.releaseN(i, 1) }
+
+// releaseN ends n launches of b counted in shard i.
+func (b *Binary) releaseN(i uint8, n int64) {
+	b.inflight[i%binShards].rel.Add(n)
 	if b.Unloaded.Load() {
 		b.MaybeClose()
 	}

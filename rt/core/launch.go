@@ -488,12 +488,16 @@ func (l *Launch) RunBatch(ks []tsfw.Kernel) (int, error) {
 
 // DoneBatch implements tsfw.BatchDone: Done(nil) of each of ks, kernels
 // RunBatch ran without error, their launch objects given back to their
-// stream's stock under one lock instead of one each. A kernel that is not
-// a plain launch of l's stream is done alone.
+// stream's stock under one lock instead of one each, and the launch counts
+// of one binary and shard released together. A kernel that is not a plain
+// launch of l's stream is done alone.
 func (l *Launch) DoneBatch(ks []tsfw.Kernel) {
 	var ls [batchLaunches]*Launch
 	n := 0
 	s := l.owner
+	var rb *Binary // launches of rb in shard rsh not released yet: rn
+	var rsh uint8
+	var rn int64
 	for i, k := range ks {
 		x, ok := k.(*Launch)
 		if !ok || s == nil || x.owner != s || x.san != nil || n == len(ls) {
@@ -503,12 +507,21 @@ func (l *Launch) DoneBatch(ks []tsfw.Kernel) {
 		}
 		x.recordCycles()
 		x.Host.Flush(x.Buf[:LaunchHeader])
-		x.F.Bin.ReleaseIn(x.shard)
+		if x.F.Bin != rb || x.shard != rsh {
+			if rn > 0 {
+				rb.releaseN(rsh, rn)
+			}
+			rb, rsh, rn = x.F.Bin, x.shard, 0
+		}
+		rn++
 		x.reset()
 		x.owner = nil
 		ls[n] = x
 		n++
 		ks[i] = nil
+	}
+	if rn > 0 {
+		rb.releaseN(rsh, rn)
 	}
 	if n == 0 {
 		return

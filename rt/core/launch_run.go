@@ -37,14 +37,18 @@ type RunQueue struct {
 	tasks [runChunk]tsfw.Task
 	ls    [runChunk]*Launch
 	// The stream's spare launch objects, grabbed runChunk at a time
-	// (Launch): one lock of the stock per chunk, not per launch.
-	stash launchStash
+	// (Launch): one lock of the stock per chunk, not per launch; and the
+	// binary's launch count, taken runChunk at a time (binCredit).
+	stash  launchStash
+	credit binCredit
 }
 
-// Begin starts a run of launches t makes on s with configuration cfg.
+// Begin starts a run of launches t makes on s with configuration cfg;
+// End must follow (deferred: it gives back what the run took ahead, also
+// after a panic).
 func (q *RunQueue) Begin(t *Thread, fn string, s *Stream, cfg LaunchCfg) {
 	q.t, q.fn, q.s, q.ho, q.k, q.first = t, fn, s, cfg.handoff, 0, nil
-	q.stash.n = 0
+	q.stash.n, q.credit = 0, binCredit{}
 }
 
 // Launch is GetLaunch(s, h, n) for a launch of the run.
@@ -59,7 +63,7 @@ func (q *RunQueue) AddImage(f *Function, l *Launch, img []byte, blocks uint32, c
 		q.fail(err)
 		return
 	}
-	if err := prepareLaunch(q.t, q.fn, q.s, f, l, img, blocks, cfg); err != nil {
+	if err := prepareLaunch(q.t, q.fn, q.s, f, l, img, blocks, cfg, &q.credit); err != nil {
 		q.fail(err)
 		return
 	}
@@ -67,16 +71,53 @@ func (q *RunQueue) AddImage(f *Function, l *Launch, img []byte, blocks uint32, c
 	q.add(l)
 }
 
-// Flush queues what is gathered, gives the spares not used back, and
-// returns the run's first error.
+// Flush queues what is gathered and returns the run's first error.
 func (q *RunQueue) Flush() error {
 	q.flush()
+	return q.first
+}
+
+// End gives back the spare launch objects and launch counts the run took
+// ahead and did not use.
+func (q *RunQueue) End() {
 	if st := &q.stash; st.n > 0 {
 		q.s.launches.giveBack(st.ls[:st.n], q.s.Dead.Load())
 		clear(st.ls[:st.n])
 		st.n = 0
 	}
-	return q.first
+	q.credit.giveBack()
+}
+
+// binCredit is launch counts of one binary in one shard taken ahead for a
+// run's launches (Binary.acquireN), runChunk at a time: one atomic add per
+// chunk instead of one per launch.
+type binCredit struct {
+	b     *Binary
+	shard uint8
+	n     int64
+}
+
+// take counts one launch of b in shard sh from the credit, taking more
+// when it is spent or for another binary.
+func (c *binCredit) take(fn string, b *Binary, sh uint8) error {
+	if c.n > 0 && c.b == b && c.shard == sh {
+		c.n--
+		return nil
+	}
+	c.giveBack()
+	if err := b.acquireN(fn, sh, runChunk); err != nil {
+		return err
+	}
+	c.b, c.shard, c.n = b, sh, runChunk-1
+	return nil
+}
+
+// giveBack releases the counts not used.
+func (c *binCredit) giveBack() {
+	if c.n > 0 {
+		c.b.releaseN(c.shard, c.n)
+		c.n = 0
+	}
 }
 
 // slot is the task slot of the next launch gathered.
@@ -109,8 +150,9 @@ func (q *RunQueue) fail(err error) {
 func launchRun(t *Thread, fn string, s *Stream, f *Function, a *Args, ah Handle, blocks uint32, cfg LaunchCfg, rs *runSpec, n int) error {
 	var q RunQueue
 	q.Begin(t, fn, s, cfg)
+	defer q.End()
 	for range n {
-		l, err := prepareRunLaunch(t, fn, s, f, a, ah, blocks, cfg, rs, q.slot(), &q.stash)
+		l, err := prepareRunLaunch(t, fn, s, f, a, ah, blocks, cfg, rs, q.slot(), &q)
 		if err != nil {
 			q.fail(err)
 			continue

@@ -90,7 +90,7 @@ func newClaimQueue(t *testing.T) *tsfw.Queue {
 
 // TestRunQueueStash: a run takes its launch objects from the stream's
 // stock a chunk at a time, in the order single launches would, and gives
-// the ones it did not use back in that order.
+// the ones it did not use back in that order (End).
 func TestRunQueueStash(t *testing.T) {
 	var h goHost
 	s := &Stream{}
@@ -107,6 +107,7 @@ func TestRunQueueStash(t *testing.T) {
 	assert.Equal(t, runChunk-1, q.stash.n, "a chunk taken at once")
 	assert.Same(t, ls[18], q.Launch(h, 8))
 	require.NoError(t, q.Flush())
+	q.End()
 	assert.Zero(t, q.stash.n)
 	assert.Same(t, ls[17], GetLaunch(s, h, 8), "the unused ones are back, in order")
 	assert.Equal(t, 20-3, len(s.launches.spare))
@@ -146,4 +147,25 @@ func TestLaunchDoneBatch(t *testing.T) {
 		assert.Nil(t, l.owner)
 		assert.Nil(t, l.F)
 	}
+}
+
+// TestBinCredit: a run counts its launches of a binary a chunk at a time,
+// gives back what it did not use, starts over for another binary, and
+// takes nothing from an unloaded one.
+func TestBinCredit(t *testing.T) {
+	var c binCredit
+	b, b2 := &Binary{}, &Binary{}
+	for range runChunk + 1 {
+		require.NoError(t, c.take("f", b, 2))
+	}
+	assert.EqualValues(t, 2*runChunk, b.inflightLaunches(), "two chunks taken ahead")
+	require.NoError(t, c.take("f", b2, 2))
+	assert.EqualValues(t, runChunk+1, b.inflightLaunches(), "another binary: the rest given back")
+	c.giveBack()
+	assert.EqualValues(t, 1, b2.inflightLaunches())
+	c.giveBack()
+	assert.EqualValues(t, 1, b2.inflightLaunches(), "nothing twice")
+	b.Unloaded.Store(true)
+	require.Error(t, c.take("f", b, 2))
+	assert.EqualValues(t, runChunk+1, b.inflightLaunches(), "an unloaded binary counts nothing more")
 }

@@ -57,7 +57,7 @@ type runSpec struct {
 
 // submitSpec is submitImage with the description built.
 func submitSpec(t *Thread, fn string, s *Stream, f *Function, l *Launch, img []byte, blocks uint32, cfg LaunchCfg, spec *tsfw.KernelSpec) error {
-	if err := prepareLaunch(t, fn, s, f, l, img, blocks, cfg); err != nil {
+	if err := prepareLaunch(t, fn, s, f, l, img, blocks, cfg, nil); err != nil {
 		return err
 	}
 	task := tsfw.KernelTask(l, *spec)
@@ -70,11 +70,18 @@ func submitSpec(t *Thread, fn string, s *Stream, f *Function, l *Launch, img []b
 }
 
 // prepareLaunch readies launch l of f on s by t (image img) for the
-// queue; on failure l is recycled.
-func prepareLaunch(t *Thread, fn string, s *Stream, f *Function, l *Launch, img []byte, blocks uint32, cfg LaunchCfg) error {
+// queue, its binary's count taken from cr when not nil (a run's); on
+// failure l is recycled.
+func prepareLaunch(t *Thread, fn string, s *Stream, f *Function, l *Launch, img []byte, blocks uint32, cfg LaunchCfg, cr *binCredit) error {
 	l.blocks = blocks
 	sh := t.shard()
-	if err := f.Bin.AcquireIn(fn, sh); err != nil {
+	var err error
+	if cr != nil {
+		err = cr.take(fn, f.Bin, sh)
+	} else {
+		err = f.Bin.AcquireIn(fn, sh)
+	}
+	if err != nil {
 		PutLaunch(l)
 		return err
 	}
@@ -210,7 +217,12 @@ func notFinalized(fn string, ah Handle) error {
 
 // prepareRunLaunch prepares one launch of a run (rs: its description,
 // built on first use) and writes its task to task.
-func prepareRunLaunch(t *Thread, fn string, s *Stream, f *Function, a *Args, ah Handle, blocks uint32, cfg LaunchCfg, rs *runSpec, task *tsfw.Task, stash *launchStash) (*Launch, error) {
+func prepareRunLaunch(t *Thread, fn string, s *Stream, f *Function, a *Args, ah Handle, blocks uint32, cfg LaunchCfg, rs *runSpec, task *tsfw.Task, q *RunQueue) (*Launch, error) {
+	var stash *launchStash
+	var cr *binCredit
+	if q != nil {
+		stash, cr = &q.stash, &q.credit
+	}
 	l, img, err := argsImage(fn, s, f, a, ah, stash)
 	if err != nil {
 		return nil, err
@@ -223,7 +235,7 @@ func prepareRunLaunch(t *Thread, fn string, s *Stream, f *Function, a *Args, ah 
 		}
 		rs.ok, rs.units = true, units
 	}
-	if err := prepareLaunch(t, fn, s, f, l, img, blocks, cfg); err != nil {
+	if err := prepareLaunch(t, fn, s, f, l, img, blocks, cfg, cr); err != nil {
 		return nil, err
 	}
 	*task = tsfw.KernelTask(l, rs.spec)
@@ -347,6 +359,7 @@ func LaunchKernelDeviceN(t *Thread, fh Handle, blocks uint32, argsData uintptr, 
 	if n > 1 && RunQueueable(s) {
 		var q RunQueue
 		q.Begin(t, fn, s, cfg)
+		defer q.End()
 		for range n {
 			l := q.Launch(f.Bin.Host, 0)
 			l.Args, l.Size = argsData, argsSize
