@@ -12,12 +12,8 @@ set -e
 [ $# -eq 2 ] || { echo "usage: $0 BASE_LIB_DIR NEW_LIB_DIR" >&2; exit 2; }
 B=$(mktemp -d); trap 'rm -rf "$B"' EXIT
 CC=${CC:-cc}
-for v in "$1" "$2"; do
-  (cd "$v" && for n in libascendcl.so libacl_rt.so libacl_rt_impl.so libruntime.so libascend_hal.so; do [ -e $n ] || ln -sf libnpuemu.so $n; done)
-done
-$CC -O2 -Wall -Werror -I emu/include -o "$B/launch_ab" bench/c/launch_ab.c -L "$2" -lascendcl -lpthread
-$CC -shared -fPIC -O3 -march=native -Wall -Werror -I emu/include bench/c/bench_kernels.c -o "$B/k.so"
-export KSO=$B/k.so
+. "$(dirname "$0")/launch-ab-lib.sh"
+build_launch_ab "$1" "$2"
 raw=$B/raw.txt
 for i in $(seq 1 "${ROUNDS:-11}"); do
   for m in ${MODES:-e s y m}; do

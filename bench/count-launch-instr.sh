@@ -21,12 +21,9 @@ command -v valgrind >/dev/null || { echo "$0: valgrind is not installed" >&2; ex
 B=$(mktemp -d); trap 'rm -rf "$B"' EXIT
 CC=${CC:-cc}
 N1=${N1:-10000} N2=${N2:-30000}
-for v in "$1" "$2"; do
-  (cd "$v" && for n in libascendcl.so libacl_rt.so libacl_rt_impl.so libruntime.so libascend_hal.so; do [ -e $n ] || ln -sf libnpuemu.so $n; done)
-done
-$CC -O2 -Wall -Werror -I emu/include -o "$B/launch_ab" bench/c/launch_ab.c -L "$2" -lascendcl -lpthread
-$CC -shared -fPIC -O3 -march=native -Wall -Werror -I emu/include bench/c/bench_kernels.c -o "$B/k.so"
-export KSO=$B/k.so GODEBUG=asyncpreemptoff=1 NPUEMU_NODE=${NPUEMU_NODE:-$B/node}
+. "$(dirname "$0")/launch-ab-lib.sh"
+build_launch_ab "$1" "$2"
+export GODEBUG=asyncpreemptoff=1 NPUEMU_NODE=${NPUEMU_NODE:-$B/node}
 # sum FILE: "total own" instruction counts of a cachegrind output file.
 sum() {
   awk '/^fl=/ { fl = substr($0, 4) } /^fn=/ { own = (fl ~ /libfake\// || $0 ~ /npuemu\/npuemu\/(acl|rt\/core|tsfw)\.|^fn=main\./) }

@@ -254,8 +254,7 @@ func BenchmarkKernelLaunchStreamPaths(b *testing.B) { benchPaths(b, launchStream
 // orderedKernel logs the blocks it runs; block 0 waits for gate.
 type orderedKernel struct {
 	gate chan struct{}
-	mu   sync.Mutex
-	ran  []uint32
+	log  orderLog
 	done chan error
 }
 
@@ -263,19 +262,13 @@ func (k *orderedKernel) RunBlock(b, n uint32) error {
 	if b == 0 {
 		<-k.gate
 	}
-	k.mu.Lock()
-	k.ran = append(k.ran, b)
-	k.mu.Unlock()
+	k.log.mu.Lock()
+	k.log.ran = append(k.log.ran, int(b))
+	k.log.mu.Unlock()
 	return nil
 }
 
 func (k *orderedKernel) Done(err error) error { k.done <- err; return err }
-
-func (k *orderedKernel) blocks() []uint32 {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	return append([]uint32(nil), k.ran...)
-}
 
 // TestAloneRun: a kernel alone on its one core (a run with no block
 // counter, short.go) runs its blocks in order, holds a mark until its
@@ -291,7 +284,7 @@ func TestAloneRun(t *testing.T) {
 	close(k.gate)
 	require.NoError(t, q.Synchronize(-1))
 	require.NoError(t, <-k.done)
-	assert.Equal(t, []uint32{0, 1, 2, 3}, k.blocks())
+	assert.Equal(t, []int{0, 1, 2, 3}, k.log.get())
 	assert.True(t, m.Passed(), "the run was recycled")
 
 	// Failed by the watchdog while block 0 runs: blocks 1..3 never start.
@@ -301,6 +294,6 @@ func TestAloneRun(t *testing.T) {
 	m = d.Mark()
 	close(k.gate)
 	assert.Error(t, <-k.done)
-	assert.Equal(t, []uint32{0}, k.blocks())
+	assert.Equal(t, []int{0}, k.log.get())
 	require.Eventually(t, m.Passed, time.Minute, time.Millisecond)
 }
