@@ -13,9 +13,8 @@ set -e
 [ $# -eq 2 ] || { echo "usage: $0 BASE_LIB_DIR NEW_LIB_DIR" >&2; exit 2; }
 B=$(mktemp -d); trap 'rm -rf "$B"' EXIT
 CC=${CC:-cc}
-for v in "$1" "$2"; do
-  (cd "$v" && for n in libascendcl.so libacl_rt.so libacl_rt_impl.so libruntime.so libascend_hal.so; do [ -e $n ] || ln -sf libnpuemu.so $n; done)
-done
+. "$(dirname "$0")/launch-ab-lib.sh"
+vendor_names "$1" "$2"
 $CC -O2 -Wall -Werror -I emu/include -o "$B/npuemu_bench" bench/c/npuemu_bench.c -L "$2" -lascendcl -lpthread
 $CC -shared -fPIC -O3 -march=native -Wall -Werror -I emu/include bench/c/bench_kernels.c -o "$B/k.so"
 export NPUEMU_BENCH_KERNELS=$B/k.so

@@ -10,10 +10,8 @@
 # Run from the repository root after `make lib` (headers from emu/include).
 set -e
 [ $# -eq 2 ] || { echo "usage: $0 BASE_LIB_DIR NEW_LIB_DIR" >&2; exit 2; }
-B=$(mktemp -d); trap 'rm -rf "$B"' EXIT
-CC=${CC:-cc}
 . "$(dirname "$0")/launch-ab-lib.sh"
-build_launch_ab "$1" "$2"
+prepare_launch_ab "$1" "$2"
 raw=$B/raw.txt
 for i in $(seq 1 "${ROUNDS:-11}"); do
   for m in ${MODES:-e s y m}; do

@@ -18,11 +18,9 @@
 set -e
 [ $# -ge 2 ] || { echo "usage: $0 BASE_LIB_DIR NEW_LIB_DIR [MODES]" >&2; exit 2; }
 command -v valgrind >/dev/null || { echo "$0: valgrind is not installed" >&2; exit 2; }
-B=$(mktemp -d); trap 'rm -rf "$B"' EXIT
-CC=${CC:-cc}
 N1=${N1:-10000} N2=${N2:-30000}
 . "$(dirname "$0")/launch-ab-lib.sh"
-build_launch_ab "$1" "$2"
+prepare_launch_ab "$1" "$2"
 export GODEBUG=asyncpreemptoff=1 NPUEMU_NODE=${NPUEMU_NODE:-$B/node}
 # sum FILE: "total own" instruction counts of a cachegrind output file.
 sum() {
