@@ -16,7 +16,9 @@ import (
 // it: a combined launch + synchronize releases the queue through a word the
 // core stores, and calls back into C only when another thread parked on it;
 // that thread's call still proceeds, after the launches, and the queue is
-// booked once.
+// booked once. Then the queue's lock under contention (another thread
+// handing the queue over while its owner defers launches into it): no two
+// hand-overs of the queue at once, no launch lost or made twice.
 func TestLaunchQueueReleaseWord(t *testing.T) {
 	out, err := exec.Command("go", "env", "CC").Output()
 	require.NoError(t, err)

@@ -12,6 +12,13 @@
  * the next hand-over must carry only the launches deferred after it. A
  * hand-over nobody waits for must make no wake call.
  *
+ * Then the queue's lock under contention: another thread hands the main
+ * thread's queue over again and again (every call does) while the main
+ * thread defers launches into it, and the core is slow to take each
+ * batch. The lock (a spin lock whose contender polls, front/launchq.c)
+ * must keep the hand-overs of the queue apart and lose or repeat no
+ * launch.
+ *
  * Built with front/launchq.c and run by the test; exits 0 when all holds.
  */
 #define _GNU_SOURCE
@@ -52,6 +59,10 @@ static _Atomic int hold;      /* the next combined hand-over waits for a parked 
 static pthread_t other_th;    /* started by the held hand-over */
 static _Atomic int seen_by_other = -1; /* made, when the other thread's synchronisation ran */
 static _Atomic int last_n;             /* n of the last hand-over */
+static _Atomic int inside;             /* hand-overs in the core now */
+static _Atomic int slow;               /* the core takes ~5 µs per hand-over */
+static _Atomic int stop_drain;         /* the drainer stops */
+static _Atomic int drains;             /* the drainer's calls */
 
 static double now(void) {
     struct timespec t;
@@ -77,9 +88,25 @@ static void core_room(void *s, uint64_t wait) { (void)s, (void)wait; }
 
 static void *other(void *arg);
 
+static void *drainer(void *arg) {
+    (void)arg;
+    while (!atomic_load(&stop_drain)) {
+        CHECK(aclrtSynchronizeStream((aclrtStream)0x3000) == ACL_SUCCESS); /* hands the queue over first */
+        atomic_fetch_add(&drains, 1);
+    }
+    return NULL;
+}
+
 static int32_t core_run(uint64_t tid, const npu_lq_rec *v, int n, void *stream, int32_t *sync,
                         void (*launched)(void *), int32_t *handing, uint64_t *over) {
     (void)tid, (void)v;
+    CHECK(atomic_fetch_add(&inside, 1) == 0); /* one queue: one hand-over at a time */
+    if (atomic_load(&slow)) {
+        double end = now() + 5e-6;
+        while (now() < end) {
+        }
+    }
+    atomic_fetch_sub(&inside, 1);
     atomic_fetch_add(&handovers, 1);
     atomic_store(&last_n, n);
     *over = 0;
@@ -162,6 +189,20 @@ int main(void) {
     CHECK(aclrtLaunchKernelWithConfig(f, 1, s1, NULL, a, NULL) == ACL_SUCCESS);
     CHECK(aclrtSynchronizeStream(s1) == ACL_SUCCESS);
     CHECK(atomic_load(&made) == total + 1 && atomic_load(&last_n) == 1);
+    total++;
+
+    /* The lock under contention. */
+    atomic_store(&slow, 1);
+    pthread_t dr;
+    CHECK(pthread_create(&dr, NULL, drainer, NULL) == 0);
+    enum { CONTENDED = 20000 };
+    for (int i = 0; i < CONTENDED; i++) CHECK(aclrtLaunchKernelWithConfig(f, 1, s1, NULL, a, NULL) == ACL_SUCCESS);
+    total += CONTENDED;
+    atomic_store(&stop_drain, 1);
+    CHECK(pthread_join(dr, NULL) == 0);
+    CHECK(aclrtSynchronizeStream(s1) == ACL_SUCCESS);
+    CHECK(atomic_load(&drains) > 0);
+    CHECK(atomic_load(&made) == total); /* each launch made once */
     printf("ok\n");
     return 0;
 }
