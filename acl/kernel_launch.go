@@ -104,15 +104,10 @@ func hostArgsN(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle, on
 	cfg = cfg.HandedOver(ho)
 	t.BeginRun(s, n)
 	defer t.EndRun()
-	image := func(i int, q *core.RunQueue) (*core.Launch, []byte) {
-		b := blob(i)
-		var l *core.Launch
-		var img []byte
-		if q != nil {
-			l, img = copyInto(q.Launch(f.Bin.Host, len(b)), b)
-		} else {
-			l, img = copyLaunch(s, f, b)
-		}
+	// image copies blob b into launch l (room for it) and fills in the
+	// placeholders' addresses.
+	image := func(l *core.Launch, b []byte) (*core.Launch, []byte) {
+		l, img := copyInto(l, b)
 		for _, p := range phs {
 			binary.LittleEndian.PutUint64(img[p.AddrOffset:], uint64(l.Args)+uint64(p.DataOffset))
 		}
@@ -123,14 +118,16 @@ func hostArgsN(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle, on
 		q.Begin(t, fn, s, cfg)
 		defer q.End()
 		for i := range n {
-			l, img := image(i, &q)
+			b := blob(i)
+			l, img := image(q.Launch(f.Bin.Host, len(b)), b)
 			q.AddImage(f, l, img, blocks, cfg, core.UnitsOf(f, img))
 		}
 		return q.Flush()
 	}
 	var first error
 	for i := range n {
-		l, img := image(i, nil)
+		b := blob(i)
+		l, img := image(core.GetLaunch(s, f.Bin.Host, len(b)), b)
 		if err := core.SubmitImage(t, fn, s, f, l, img, blocks, cfg, core.UnitsOf(f, img)); err != nil && first == nil {
 			first = err
 		}

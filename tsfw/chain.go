@@ -119,7 +119,7 @@ func (d *Device) runChain(q *Queue, r *krun, k int, own bool) error {
 }
 
 // completeChain retires the k tasks at q's head that a chain ran without
-// error, as k calls of complete would, with the completed count, the
+// error, as k calls of complete (device.go; keep the two in step) would, with the completed count, the
 // device clock and the inbox (pull) updated once instead of k times: no
 // one sees the difference, all k ended before this critical section.
 // Precondition: d.mu held; q holds more than k tasks (the chain's last
@@ -185,8 +185,8 @@ type BatchKernel interface {
 	RunBatch(ks []Kernel) (int, error)
 }
 
-// BatchDone is a BatchKernel that also completes several kernels RunBatch
-// ran without error in one call: Done(nil) of each, in order, with what
+// BatchDone is implemented by a BatchKernel that also completes several
+// kernels RunBatch ran without error in one call: Done(nil) of each, in order, with what
 // they share (a list lock) taken once. It clears ks[i] once kernel i is
 // done, so that after a panic the others are done one by one.
 type BatchDone interface {

@@ -203,15 +203,13 @@ func (r *launchReturns) put(l *Launch) bool {
 }
 
 // putAll keeps as many of ls as the list has room for, under one lock,
-// and returns how many (the first ones; the others are moved to ls's
-// start).
-func (r *launchReturns) putAll(ls []*Launch) int {
+// and returns the others.
+func (r *launchReturns) putAll(ls []*Launch) []*Launch {
 	r.mu.Lock()
 	k := max(0, min(len(ls), stockLaunches-len(r.l)))
 	r.l = append(r.l, ls[:k]...)
 	r.mu.Unlock()
-	copy(ls, ls[k:])
-	return k
+	return ls[k:]
 }
 
 // take pops a spare launch object, moving the most recently given-back
@@ -523,13 +521,11 @@ func (l *Launch) DoneBatch(ks []tsfw.Kernel) {
 	if rn > 0 {
 		rb.releaseN(rsh, rn)
 	}
-	if n == 0 {
-		return
+	rest := ls[:n]
+	if n > 0 && !s.Dead.Load() {
+		rest = s.launches.back.putAll(rest)
 	}
-	if !s.Dead.Load() {
-		n -= s.launches.back.putAll(ls[:n])
-	}
-	for _, x := range ls[:n] { // (what the stock did not keep)
+	for _, x := range rest { // (what the stock did not keep)
 		launches.Put(x)
 	}
 }

@@ -25,8 +25,8 @@ func RunQueueable(s *Stream) bool {
 }
 
 // RunQueue gathers the prepared launches of a run and queues them
-// runChunk at a time (queueRun). Begin it, add the launches (AddImage, or
-// slot and add), then Flush.
+// runChunk at a time (queueRun). Begin it and defer End, add the
+// launches (AddImage, or slot and add), then Flush.
 type RunQueue struct {
 	t     *Thread
 	fn    string
