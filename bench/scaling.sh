@@ -10,7 +10,8 @@
 # ENV_NAME="VAR=value ..." runs build NAME's programs with those variables
 # (e.g. two names for one folder, one with NPUEMU_THREADS=4); CPUSETS
 # overrides the list of CPU counts (CPUSETS="16 2": the first round's
-# two columns), N (50000) launch_ab's operations, EXTRA=1 adds
+# two columns; an entry with a comma is a CPU list for taskset, e.g. "0,8"
+# for two CPUs of different cores where 0,1 are one core's threads), N (50000) launch_ab's operations, EXTRA=1 adds
 # replay_bench and svm_bench once per build and set, and NOCC=1 uses
 # $PREBUILT even where there is a compiler.
 # Run from the repository root. The programs are built with cc when the
@@ -25,7 +26,8 @@ RAW=$OUT/raw.txt; : > "$RAW"; : > "$OUT/err.txt"
 T0=$(date +%s); el() { echo $(( $(date +%s) - T0 )); }
 B=$(mktemp -d)
 NCPU=$(nproc)
-{ echo "cpus=$NCPU $(uname -r)"; grep -m1 "model name" /proc/cpuinfo; lscpu 2>/dev/null | grep -i "numa\|socket\|thread"; } > "$OUT/info.txt"
+{ echo "cpus=$NCPU $(uname -r)"; grep -m1 "model name" /proc/cpuinfo; lscpu 2>/dev/null | grep -i "numa\|socket\|thread"
+  for c in 0 1; do echo "cpu$c siblings: $(cat /sys/devices/system/cpu/cpu$c/topology/thread_siblings_list 2>/dev/null)"; done; } > "$OUT/info.txt"
 for b in "$@"; do
   d=${b#*=}
   (cd "$d" && for n in libascendcl.so libacl_rt.so libacl_rt_impl.so libruntime.so libascend_hal.so; do ln -sf libnpuemu.so $n; done)
@@ -46,13 +48,14 @@ fi
 echo "cc=$CC" >> "$OUT/info.txt"
 export KSO=$NPUEMU_BENCH_KERNELS
 sets=""; command -v taskset >/dev/null || CPUSETS=$NCPU
-for k in ${CPUSETS:-$NCPU 8 4 2}; do [ $k -le $NCPU ] && case " $sets " in *" $k "*) ;; *) sets="$sets $k";; esac; done
+for k in ${CPUSETS:-$NCPU 8 4 2}; do case $k in *,*) sets="$sets $k"; continue;; esac
+  [ $k -le $NCPU ] && case " $sets " in *" $k "*) ;; *) sets="$sets $k";; esac; done
 run() { # cpus build program args...
   local c=$1 v=$2 p=$3; shift 3
   local lib="" b
   for b in $BUILDS; do [ "${b%%=*}" = "$v" ] && lib=${b#*=}; done
   local e=ENV_$v pin=""
-  [ $c -lt $NCPU ] && pin="taskset -c 0-$((c - 1))"
+  case $c in *,*) pin="taskset -c $c";; *) [ $c -lt $NCPU ] && pin="taskset -c 0-$((c - 1))";; esac
   env ${!e:-} LD_LIBRARY_PATH=$lib timeout 120 $pin $B/$p "$@" 2>>"$OUT/err.txt" |
     sed "s/^/c$c $v $p /" >> "$RAW"
 }
