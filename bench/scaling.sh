@@ -2,8 +2,8 @@
 # scaling.sh: issue #15's many-core column (docs/benchmarks.md). Runs
 # npuemu_bench and bench/c/launch_ab.c against one or more builds of the
 # library on CPU sets of all, 8, 4 and 2 CPUs (taskset -c 0-K; sets larger
-# than the host are skipped), the builds alternated, ROUNDS times (default
-# 5), and on each set the machine's limits (bench/c/memcpy_mt.c; limits.c of
+# than the host are skipped), the builds and the sets alternated, ROUNDS
+# times (default 5), and on each set the machine's limits (bench/c/memcpy_mt.c; limits.c of
 # ../shared/bench where LIMITS names it). PROFILE=1 adds one Go CPU profile
 # per build of launch_ab's "s" and "m" modes on all CPUs (NPUEMU_CPUPROFILE).
 #   OUT=DIR bench/scaling.sh NAME=LIBDIR [NAME=LIBDIR ...]
@@ -59,8 +59,11 @@ run() { # cpus build program args...
   env ${!e:-} LD_LIBRARY_PATH=$lib timeout 120 $pin $B/$p "$@" 2>>"$OUT/err.txt" |
     sed "s/^/c$c $v $p /" >> "$RAW"
 }
-for c in $sets; do
-  for i in $(seq 1 "${ROUNDS:-5}"); do
+# Rounds outside, CPU sets inside: a host's speed drifts over tens of
+# seconds (docs/benchmarks.md, "Fifteenth session"), so every set samples
+# the same stretch of time.
+for i in $(seq 1 "${ROUNDS:-5}"); do
+  for c in $sets; do
     for b in $BUILDS; do
       v=${b%%=*}
       run $c $v npuemu_bench
@@ -70,10 +73,12 @@ for c in $sets; do
     [ -x $B/limits ] && run $c none limits
     echo "c$c round $i at $(el)s"
   done
-  if [ -n "${EXTRA:-}" ]; then # the replay and SVM benchmarks, once per build
-    for b in $BUILDS; do run $c ${b%%=*} replay_bench; run $c ${b%%=*} svm_bench; done
-  fi
 done
+if [ -n "${EXTRA:-}" ]; then # the replay and SVM benchmarks, once per build and set
+  for c in $sets; do
+    for b in $BUILDS; do run $c ${b%%=*} replay_bench; run $c ${b%%=*} svm_bench; done
+  done
+fi
 if [ -n "${PROFILE:-}" ]; then
   for b in $BUILDS; do
     v=${b%%=*}
