@@ -40,6 +40,7 @@ type HBM struct {
 	shared     map[uintptr]sharedRange // guarded by mu: block ranges backed by a memory file (shmem.go)
 	nd         *nodeHBM                // nil: process-private memory; else the node directory's (hbm_node.go)
 	guard      bool                    // unallocated pages are PROT_NONE, blocks end in a guard page (hbm_protect.go)
+	pkey       int                     // the protection key the range carries, 0 for none (hbm_pkey.go)
 	freed      freedRing               // guarded by mu: the last blocks freed (fault reports)
 	pending    spans                   // guarded by mu: read-write pages waiting to be sealed (hbm_protect.go)
 	trimmed    map[uintptr]uintptr     // guarded by mu: a trimmed live block's base → end of its read-write pages

@@ -314,10 +314,11 @@ func (h *HBM) FreedBlock(addr uintptr) (Block, bool) {
 }
 
 // HostPKeys reports whether the CPU and kernel offer memory protection keys
-// (x86-64 "pku" and "ospke" in /proc/cpuinfo). With them, host threads
-// could be denied device memory that kernel threads may touch; npuemu does
-// not use them yet (docs/hardening.md), so host code dereferencing a device
-// pointer reads or writes it as host memory, as npuemu info says.
+// (x86-64 "pku" and "ospke" in /proc/cpuinfo). With them, and with
+// protection and PKeysEnabled on, a program's device memory carries a key
+// its host threads lack outside calls into the library (hbm_pkey.go), so
+// host code dereferencing a device pointer faults; without them it reads
+// or writes it as host memory, as npuemu info says.
 func HostPKeys() bool {
 	b, err := os.ReadFile("/proc/cpuinfo")
 	if err != nil {

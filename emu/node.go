@@ -115,6 +115,9 @@ func (n *Node) Device(id int) (*Device, error) {
 	if err != nil {
 		return nil, err
 	}
+	if n.plat.PKey != nil {
+		hbm.useKey(n.plat.PKey())
+	}
 	var ts *tsfw.Device
 	if n.dir != nil {
 		phys := n.cfg.PhysicalID(id)

@@ -17,6 +17,10 @@ type Platform struct {
 	// HostFaults is the SIGSEGV half of the mprotect mode of managed
 	// memory (svm.go).
 	HostFaults HostFaults
+	// PKey returns the protection key a device's memory is given when it
+	// is created (hbm_pkey.go), -1 for none: the front allocated it and
+	// keeps host threads' access to it to calls into the library.
+	PKey func() int
 }
 
 // Platform returns the platform the node was created with.

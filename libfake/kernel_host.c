@@ -29,6 +29,7 @@
  */
 #define _GNU_SOURCE
 #include "kernel_host.h"
+#include "pkey.h"
 #include "sigchain.h"
 
 #include <dlfcn.h>
@@ -112,6 +113,7 @@ uintptr_t npu_kguard_owner(void) { return cur_guard ? (uintptr_t)cur_guard->st :
 int npu_kcopy(void *dst, const void *src, size_t n) {
     npu_guard g;
     npu_guard *outer = cur_guard;
+    uint32_t pk = npu_core_pk ? npu_rdpkru() : 0;
     if (sigsetjmp(g.jb, 0) == 0) {
         cur_guard = &g;
         /* Barriers: the compiler knows memcpy touches nothing else, and
@@ -123,6 +125,7 @@ int npu_kcopy(void *dst, const void *src, size_t n) {
         return 0;
     }
     pthread_sigmask(SIG_SETMASK, &g.mask, NULL); /* the handler's mask, left by the jump */
+    if (npu_core_pk) npu_wrpkru(pk);             /* and the handler's key rights */
     cur_guard = outer;
     return -1;
 }
@@ -486,6 +489,9 @@ static int guarded(npu_guard *g, npuemu_kernel_ctx *ctx, npuemu_kernel_fn fn, vo
     g->msg[0] = 0;
     g->propagated = 0;
     ctx->priv = g;
+    /* The thread's key rights (pkey.h): a signal handler runs with the
+     * kernel's default rights, which the jump out of it leaves in place. */
+    uint32_t pk = npu_core_pk ? npu_rdpkru() : 0;
     int r = sigsetjmp(g->jb, 0);
     if (r == 0) {
         cur_guard = g;
@@ -502,6 +508,7 @@ static int guarded(npu_guard *g, npuemu_kernel_ctx *ctx, npuemu_kernel_fn fn, vo
          * handler's mask (the signal itself, and the sa_mask we copied from
          * Go's handler: every signal). Put back the mask of the fault. */
         pthread_sigmask(SIG_SETMASK, &g->mask, NULL);
+        if (npu_core_pk) npu_wrpkru(pk);
     }
     cur_guard = outer;
     if (!g->propagated) g->order = abort_launch(g, r);

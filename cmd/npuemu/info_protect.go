@@ -16,8 +16,13 @@ func printProtect(w io.Writer) {
 		state = "off"
 	}
 	host := "host code dereferencing a device pointer does not fault (this CPU has no protection keys: no pku in /proc/cpuinfo)"
-	if emu.HostPKeys() {
-		host = "host code dereferencing a device pointer does not fault (the CPU has protection keys; npuemu does not use them yet)"
+	switch {
+	case !emu.ProtectEnabled():
+		host = "host code dereferencing a device pointer does not fault (protection is off)"
+	case emu.HostPKeys() && !emu.PKeysEnabled():
+		host = fmt.Sprintf("host code dereferencing a device pointer does not fault (the CPU has protection keys: %s=1 uses them, experimental)", emu.EnvPKeys)
+	case emu.HostPKeys():
+		host = fmt.Sprintf("host code dereferencing a device pointer faults, with a message (protection keys, %s=1: experimental)", emu.EnvPKeys)
 	}
 	fmt.Fprintf(w, "Protection:    device memory guard pages %s (%s=0 turns them off): kernels, copies and memsets outside an allocation raise an exception; %s\n",
 		state, emu.EnvProtect, host)

@@ -14,7 +14,8 @@ import (
 // core (emu/lib/libnpuemu_core.so, RTLD_LOCAL) and resolves every name of
 // the core once into npu_front_fns; each front function is then one load of
 // its slot and one indirect (tail) call of the core's function of the same
-// name. shimgen writes the front's definitions into frontFile from the same
+// name, inside the protection key's window (front.h NPU_FRONT_*: one more
+// load without a key). shimgen writes the front's definitions into frontFile from the same
 // symbols and prototypes as zshims.c.
 
 const frontFile = "front/zfront.c"
@@ -140,9 +141,9 @@ func genFrontFunc(b *bytes.Buffer, idx int, s abi.Symbol) error {
 	fmt.Fprintf(b, "\nstatic NPU_FRONT_COLD %s load_%s(%s) {\n", ret, s.Name, params)
 	fmt.Fprintf(b, "    void *f = npu_front_load(%d);\n", idx)
 	if ret == "void" {
-		fmt.Fprintf(b, "    if (f == NULL) {\n        %s;\n        return;\n    }\n    %s;\n}\n", fail, call)
+		fmt.Fprintf(b, "    if (f == NULL) {\n        %s;\n        return;\n    }\n    NPU_FRONT_VOID(%s);\n}\n", fail, call)
 	} else {
-		fmt.Fprintf(b, "    if (f == NULL)\n        return %s;\n    return %s;\n}\n", fail, call)
+		fmt.Fprintf(b, "    if (f == NULL)\n        return %s;\n    NPU_FRONT_RETURN(%s, %s);\n}\n", fail, ret, call)
 	}
 	keep := 0
 	if frontKeep[s.Name] {
@@ -153,7 +154,7 @@ func genFrontFunc(b *bytes.Buffer, idx int, s abi.Symbol) error {
 	if ret == "void" {
 		fmt.Fprintf(b, "    if (__builtin_expect(f == NULL, 0)) {\n        load_%s(%s);\n        return;\n    }\n", s.Name, args)
 		fmt.Fprintf(b, "    NPU_LQ_BEFORE(%d);\n", keep)
-		fmt.Fprintf(b, "    %s;\n}\n", call)
+		fmt.Fprintf(b, "    NPU_FRONT_VOID(%s);\n}\n", call)
 		return nil
 	}
 	fmt.Fprintf(b, "    if (__builtin_expect(f == NULL, 0))\n        return load_%s(%s);\n", s.Name, args)
@@ -162,9 +163,9 @@ func genFrontFunc(b *bytes.Buffer, idx int, s abi.Symbol) error {
 		if ret != "aclError" {
 			return fmt.Errorf("%s returns %s: frontAsyncErr needs aclError", s.Name, ret)
 		}
-		fmt.Fprintf(b, "    return npu_lq_after(%s);\n}\n", call)
+		fmt.Fprintf(b, "    NPU_FRONT_AFTER(%s);\n}\n", call)
 		return nil
 	}
-	fmt.Fprintf(b, "    return %s;\n}\n", call)
+	fmt.Fprintf(b, "    NPU_FRONT_RETURN(%s, %s);\n}\n", ret, call)
 	return nil
 }

@@ -24,21 +24,22 @@ func TestGenFront(t *testing.T) {
 	src := string(out)
 
 	// Every call: one acquire load of the slot, the hand-over of queued
-	// launches (one relaxed load when none was ever queued) and a tail
-	// call; the first goes through the cold load_ function.
+	// launches (one relaxed load when none was ever queued) and the call in
+	// the protection key's window (a tail call without a key: front.h);
+	// the first goes through the cold load_ function.
 	assert.Contains(t, src, "NPU_EXPORT aclError aclA(const void* p, int32_t n) {\n"+
 		"    void *f = npu_front_slot(0);\n    if (__builtin_expect(f == NULL, 0))\n        return load_aclA(p, n);\n"+
-		"    NPU_LQ_BEFORE(0);\n    return ((__typeof__(&aclA))f)(p, n);\n}")
+		"    NPU_LQ_BEFORE(0);\n    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclA))f)(p, n));\n}")
 	assert.Contains(t, src, "static NPU_FRONT_COLD aclError load_aclA(const void* p, int32_t n) {\n"+
 		"    void *f = npu_front_load(0);\n    if (f == NULL)\n        return (aclError)npu_front_fail(0);\n"+
-		"    return ((__typeof__(&aclA))f)(p, n);\n}")
+		"    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclA))f)(p, n));\n}")
 	// Without a core: the reason itself, the library's codes, void.
 	assert.Contains(t, src, "return npu_front_errmsg(1);")
 	assert.Contains(t, src, "return (drvError_t)npu_front_fail(2);")
 	assert.Contains(t, src, "return (rtError_t)npu_front_fail(5);")
 	assert.Contains(t, src, "NPU_EXPORT void halE(const char *name, int pid[]) {\n    void *f = npu_front_slot(4);\n"+
 		"    if (__builtin_expect(f == NULL, 0)) {\n        load_halE(name, pid);\n        return;\n    }\n"+
-		"    NPU_LQ_BEFORE(0);\n    ((__typeof__(&halE))f)(name, pid);\n}")
+		"    NPU_LQ_BEFORE(0);\n    NPU_FRONT_VOID(((__typeof__(&halE))f)(name, pid));\n}")
 	// aclGetRecentErrMsg keeps the thread's armed launches.
 	assert.Contains(t, src, "        return load_aclGetRecentErrMsg();\n    NPU_LQ_BEFORE(1);\n")
 	// The table: names by index; DSMI is not the front's; aclAppLog is
@@ -69,7 +70,7 @@ func TestGenFrontBatched(t *testing.T) {
 	assert.Contains(t, src, "const int npu_front_idx_aclrtLaunchKernelWithConfig = 1;\n")
 	assert.NotContains(t, src, "NPU_EXPORT aclError aclrtSynchronizeStream(")
 	assert.NotContains(t, src, "NPU_EXPORT aclError aclrtLaunchKernelWithConfig(")
-	assert.Contains(t, src, "    NPU_LQ_BEFORE(1);\n    return npu_lq_after(((__typeof__(&aclrtSynchronizeDevice))f)());\n}")
+	assert.Contains(t, src, "    NPU_LQ_BEFORE(1);\n    NPU_FRONT_AFTER(((__typeof__(&aclrtSynchronizeDevice))f)());\n}")
 
 	names := map[string]abi.Symbol{}
 	for _, s := range abi.Symbols {

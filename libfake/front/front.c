@@ -126,12 +126,19 @@ static void load_core(void) {
     }
     loader = pthread_self();
     atomic_store(&loading, 1);
+    /* The key first (pkey.c): the Go runtime's threads, started while the
+     * core loads, inherit this thread's access to it. It is handed over
+     * before any name is published, so that a thread that finds a name
+     * also finds the key's windows on. */
+    int key = npu_front_pk_begin();
     void *h = dlopen(core_path, RTLD_NOW | RTLD_LOCAL);
     if (h == NULL) {
         const char *e = dlerror();
         snprintf(why, sizeof why, "npuemu: cannot load the runtime core %s: %s", core_path, e ? e : "dlopen failed");
+        npu_front_pk_end(NULL);
         state = -1;
     } else {
+        npu_front_pk_end(key >= 0 ? (void (*)(int, const struct sigaction *))dlsym(h, "npu_pk_set") : NULL);
         publish(h);
         state = 1;
     }
@@ -225,8 +232,8 @@ NPU_EXPORT void aclAppLog(aclLogLevel logLevel, const char *func, const char *fi
     va_start(ap, fmt);
     void *f = extra_fn(X_APPLOG_V);
     if (__builtin_expect(f != NULL, 1)) {
-        ((void (*)(aclLogLevel, const char *, const char *, uint32_t, const char *, va_list))f)(logLevel, func, file,
-                                                                                                 line, fmt, ap);
+        NPU_FRONT_DO(((void (*)(aclLogLevel, const char *, const char *, uint32_t, const char *, va_list))f)(
+            logLevel, func, file, line, fmt, ap));
     } else {
         char msg[1024] = "";
         if (fmt != NULL) vsnprintf(msg, sizeof msg, fmt, ap);
@@ -242,17 +249,17 @@ NPU_EXPORT void aclAppLog(aclLogLevel logLevel, const char *func, const char *fi
 NPU_EXPORT int32_t npu_unsupported(void *thread, int idx) {
     void *f = extra_fn(X_UNSUPPORTED);
     if (f == NULL) return ACL_ERROR_RT_DEV_SETUP_ERROR;
-    return ((int32_t (*)(void *, int))f)(thread, idx);
+    NPU_FRONT_RETURN(int32_t, ((int32_t (*)(void *, int))f)(thread, idx));
 }
 
 NPU_EXPORT int npuemuSvmGetStats(int32_t dev, struct npuemu_svm_stats *out) {
     void *f = extra_fn(X_SVM_STATS);
     if (f == NULL) return ACL_ERROR_RT_DEV_SETUP_ERROR;
-    return ((int (*)(int32_t, struct npuemu_svm_stats *))f)(dev, out);
+    NPU_FRONT_RETURN(int, ((int (*)(int32_t, struct npuemu_svm_stats *))f)(dev, out));
 }
 
 NPU_EXPORT const char *npuemuSvmHostFaultMode(void) {
     void *f = extra_fn(X_SVM_MODE);
     if (f == NULL) return NULL;
-    return ((const char *(*)(void))f)();
+    NPU_FRONT_RETURN(const char *, ((const char *(*)(void))f)());
 }

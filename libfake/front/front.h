@@ -15,6 +15,8 @@
 
 #include <stdint.h>
 
+#include "pkru.h"
+
 /* The library of a symbol, which picks its failure code when the core
  * cannot be loaded: ACL_ERROR_RT_DEV_SETUP_ERROR for ACL and rt,
  * DRV_ERROR_NO_DEVICE for HAL. */
@@ -62,6 +64,63 @@ enum {
     NPU_FRONT_X_LQ_COPY = 8
 };
 void *npu_front_extra(int i);
+
+/* The protection key of device memory (pkey.c, pkru.h): npu_front_pk is
+ * its two bits in PKRU, 0 without one. npu_front_pk_begin allocates it on
+ * the thread about to load the core (-1: none); npu_front_pk_end hands it
+ * to the loaded core's setter (NULL: none, the key is freed) and takes the
+ * loading thread's access away. Every call into the core runs in a window:
+ * NPU_FRONT_RETURN(T, call), NPU_FRONT_AFTER(call) (an aclError that
+ * npu_lq_after passes on), NPU_FRONT_VOID(call) and NPU_FRONT_DO(stmt) give
+ * the calling thread access to device memory for the call (npu_pk_open; a
+ * thread that has it keeps it) and take it back after; without a key they
+ * cost one load, and the first three keep the tail call. */
+extern uint32_t npu_front_pk;
+struct sigaction;
+int npu_front_pk_begin(void);
+void npu_front_pk_end(void (*set)(int, const struct sigaction *));
+
+#define NPU_FRONT_PK() __atomic_load_n(&npu_front_pk, __ATOMIC_RELAXED)
+#define NPU_FRONT_DO(stmt)                                                      \
+    do {                                                                        \
+        uint32_t pkb_ = NPU_FRONT_PK();                                         \
+        if (__builtin_expect(pkb_ == 0, 1)) {                                   \
+            stmt;                                                               \
+        } else {                                                                \
+            uint64_t pks_ = npu_pk_open(pkb_);                                  \
+            stmt;                                                               \
+            npu_pk_close(pks_);                                                 \
+        }                                                                       \
+    } while (0)
+#define NPU_FRONT_RETURN(T, call)                                               \
+    do {                                                                        \
+        uint32_t pkb_ = NPU_FRONT_PK();                                         \
+        if (__builtin_expect(pkb_ == 0, 1)) return call;                        \
+        uint64_t pks_ = npu_pk_open(pkb_);                                      \
+        T r_ = call;                                                            \
+        npu_pk_close(pks_);                                                     \
+        return r_;                                                              \
+    } while (0)
+#define NPU_FRONT_AFTER(call)                                                   \
+    do {                                                                        \
+        uint32_t pkb_ = NPU_FRONT_PK();                                         \
+        if (__builtin_expect(pkb_ == 0, 1)) return npu_lq_after(call);          \
+        uint64_t pks_ = npu_pk_open(pkb_);                                      \
+        int32_t r_ = call;                                                      \
+        npu_pk_close(pks_);                                                     \
+        return npu_lq_after(r_);                                                \
+    } while (0)
+#define NPU_FRONT_VOID(call)                                                    \
+    do {                                                                        \
+        uint32_t pkb_ = NPU_FRONT_PK();                                         \
+        if (__builtin_expect(pkb_ == 0, 1)) {                                   \
+            call;                                                               \
+            return;                                                             \
+        }                                                                       \
+        uint64_t pks_ = npu_pk_open(pkb_);                                      \
+        call;                                                                   \
+        npu_pk_close(pks_);                                                     \
+    } while (0)
 
 /* NPU_EXPORT: every exported name is in the dynamic table whatever
  * -fvisibility the front is built with. */

@@ -253,7 +253,8 @@ static void flush_locked(npu_lq *q) {
     settle(q);
     if (q->n == 0) return;
     in_core++;
-    int32_t r = core_run(q->tid, q->v, q->n, NULL, NULL, NULL, NULL, &q->over);
+    int32_t r;
+    NPU_FRONT_DO(r = core_run(q->tid, q->v, q->n, NULL, NULL, NULL, NULL, &q->over));
     in_core--;
     if (r != 0 && q->err == 0) q->err = r;
     note_over(q);
@@ -282,7 +283,7 @@ static NPU_FRONT_COLD void pay(npu_lq *q) {
     atomic_store(&q->owing, 0);
     lq_release(&q->mu);
     in_core++;
-    for (int i = 0; i < n; i++) core_room(owe[i].s, owe[i].wait);
+    for (int i = 0; i < n; i++) NPU_FRONT_DO(core_room(owe[i].s, owe[i].wait));
     in_core--;
 }
 
@@ -424,7 +425,7 @@ static int is_armed(const npu_lq *q, const npu_lq_rec *r) {
 static void arm(const npu_lq_rec *r) {
     npu_lq *q = self();
     if (q == NULL) return;
-    q->tid = core_tid();
+    NPU_FRONT_DO(q->tid = core_tid());
     if (q->tid == 0) return;
     if (is_armed(q, r)) return;
     if (q->narmed == NPU_LQ_ARMED) memmove(&q->armed[0], &q->armed[1], (NPU_LQ_ARMED - 1) * sizeof *r);
@@ -519,7 +520,8 @@ static NPU_FRONT_COLD aclError launch_now(aclrtFuncHandle f, uint32_t blocks, ac
     int idx = npu_front_idx_aclrtLaunchKernelWithConfig;
     void *fn = core_fn(idx);
     if (fn == NULL) return (aclError)npu_front_fail(idx);
-    aclError r = ((__typeof__(&aclrtLaunchKernelWithConfig))fn)(f, blocks, s, cfg, args, reserve);
+    aclError r;
+    NPU_FRONT_DO(r = ((__typeof__(&aclrtLaunchKernelWithConfig))fn)(f, blocks, s, cfg, args, reserve));
     if (r == ACL_SUCCESS && cfg == NULL && reserve == NULL && s != NULL)
         made(&(npu_lq_rec){f, s, args, blocks, NPU_LQ_CONFIG, 0, 0});
     return r;
@@ -551,7 +553,8 @@ static NPU_FRONT_COLD aclError launch_host_now(aclrtFuncHandle f, uint32_t block
     int idx = npu_front_idx_aclrtLaunchKernelWithHostArgs;
     void *fn = core_fn(idx);
     if (fn == NULL) return (aclError)npu_front_fail(idx);
-    aclError r = ((__typeof__(&aclrtLaunchKernelWithHostArgs))fn)(f, blocks, s, cfg, bytes, size, ph, nph);
+    aclError r;
+    NPU_FRONT_DO(r = ((__typeof__(&aclrtLaunchKernelWithHostArgs))fn)(f, blocks, s, cfg, bytes, size, ph, nph));
     if (r == ACL_SUCCESS && host_deferrable(s, cfg, bytes, size, nph))
         made(&(npu_lq_rec){f, s, NULL, blocks, NPU_LQ_HOST, size, 0});
     return r;
@@ -574,7 +577,8 @@ static NPU_FRONT_COLD aclError launch_device_now(aclrtFuncHandle f, uint32_t blo
     int idx = npu_front_idx_aclrtLaunchKernel;
     void *fn = core_fn(idx);
     if (fn == NULL) return (aclError)npu_front_fail(idx);
-    aclError r = ((__typeof__(&aclrtLaunchKernel))fn)(f, blocks, args, size, s);
+    aclError r;
+    NPU_FRONT_DO(r = ((__typeof__(&aclrtLaunchKernel))fn)(f, blocks, args, size, s));
     if (r == ACL_SUCCESS && s != NULL) made(&(npu_lq_rec){f, s, (void *)args, blocks, NPU_LQ_DEVICE, size, 0});
     return r;
 }
@@ -612,7 +616,8 @@ NPU_EXPORT aclError aclrtSynchronizeStream(aclrtStream s) {
             q->unbooked = 1;
             lq_release(&q->mu);
             in_core++;
-            int32_t lr = core_run(q->tid, q->v, n, s, &sr, wake_handed, (int32_t *)&q->handing, &q->over);
+            int32_t lr;
+            NPU_FRONT_DO(lr = core_run(q->tid, q->v, n, s, &sr, wake_handed, (int32_t *)&q->handing, &q->over));
             in_core--;
             lq_acquire(&q->mu); /* (handing is 0: the core cleared it) */
             if (q->unbooked) finish_handover(q);
@@ -623,7 +628,7 @@ NPU_EXPORT aclError aclrtSynchronizeStream(aclrtStream s) {
         lq_release(&q->mu);
     }
     NPU_LQ_BEFORE(1);
-    return npu_lq_after(((__typeof__(&aclrtSynchronizeStream))fn)(s));
+    NPU_FRONT_AFTER(((__typeof__(&aclrtSynchronizeStream))fn)(s));
 }
 
 void npu_lq_fork_child(void) {

@@ -963,7 +963,7 @@ static NPU_FRONT_COLD float load_aclFloat16ToFloat(aclFloat16 value) {
     void *f = npu_front_load(0);
     if (f == NULL)
         return ((void)npu_front_fail(0), (float)0);
-    return ((__typeof__(&aclFloat16ToFloat))f)(value);
+    NPU_FRONT_RETURN(float, ((__typeof__(&aclFloat16ToFloat))f)(value));
 }
 
 NPU_EXPORT float aclFloat16ToFloat(aclFloat16 value) {
@@ -971,14 +971,14 @@ NPU_EXPORT float aclFloat16ToFloat(aclFloat16 value) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclFloat16ToFloat(value);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclFloat16ToFloat))f)(value);
+    NPU_FRONT_RETURN(float, ((__typeof__(&aclFloat16ToFloat))f)(value));
 }
 
 static NPU_FRONT_COLD aclFloat16 load_aclFloatToFloat16(float value) {
     void *f = npu_front_load(1);
     if (f == NULL)
         return ((void)npu_front_fail(1), (aclFloat16)0);
-    return ((__typeof__(&aclFloatToFloat16))f)(value);
+    NPU_FRONT_RETURN(aclFloat16, ((__typeof__(&aclFloatToFloat16))f)(value));
 }
 
 NPU_EXPORT aclFloat16 aclFloatToFloat16(float value) {
@@ -986,14 +986,14 @@ NPU_EXPORT aclFloat16 aclFloatToFloat16(float value) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclFloatToFloat16(value);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclFloatToFloat16))f)(value);
+    NPU_FRONT_RETURN(aclFloat16, ((__typeof__(&aclFloatToFloat16))f)(value));
 }
 
 static NPU_FRONT_COLD aclDataBuffer* load_aclCreateDataBuffer(void* data, size_t size) {
     void *f = npu_front_load(2);
     if (f == NULL)
         return ((void)npu_front_fail(2), (aclDataBuffer*)NULL);
-    return ((__typeof__(&aclCreateDataBuffer))f)(data, size);
+    NPU_FRONT_RETURN(aclDataBuffer*, ((__typeof__(&aclCreateDataBuffer))f)(data, size));
 }
 
 NPU_EXPORT aclDataBuffer* aclCreateDataBuffer(void* data, size_t size) {
@@ -1001,14 +1001,14 @@ NPU_EXPORT aclDataBuffer* aclCreateDataBuffer(void* data, size_t size) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclCreateDataBuffer(data, size);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclCreateDataBuffer))f)(data, size);
+    NPU_FRONT_RETURN(aclDataBuffer*, ((__typeof__(&aclCreateDataBuffer))f)(data, size));
 }
 
 static NPU_FRONT_COLD aclError load_aclDestroyDataBuffer(const aclDataBuffer* dataBuffer) {
     void *f = npu_front_load(3);
     if (f == NULL)
         return (aclError)npu_front_fail(3);
-    return ((__typeof__(&aclDestroyDataBuffer))f)(dataBuffer);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclDestroyDataBuffer))f)(dataBuffer));
 }
 
 NPU_EXPORT aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer) {
@@ -1016,14 +1016,14 @@ NPU_EXPORT aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclDestroyDataBuffer(dataBuffer);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclDestroyDataBuffer))f)(dataBuffer);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclDestroyDataBuffer))f)(dataBuffer));
 }
 
 static NPU_FRONT_COLD aclError load_aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, size_t size) {
     void *f = npu_front_load(4);
     if (f == NULL)
         return (aclError)npu_front_fail(4);
-    return ((__typeof__(&aclUpdateDataBuffer))f)(dataBuffer, data, size);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclUpdateDataBuffer))f)(dataBuffer, data, size));
 }
 
 NPU_EXPORT aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, size_t size) {
@@ -1031,14 +1031,14 @@ NPU_EXPORT aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, s
     if (__builtin_expect(f == NULL, 0))
         return load_aclUpdateDataBuffer(dataBuffer, data, size);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclUpdateDataBuffer))f)(dataBuffer, data, size);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclUpdateDataBuffer))f)(dataBuffer, data, size));
 }
 
 static NPU_FRONT_COLD void* load_aclGetDataBufferAddr(const aclDataBuffer* dataBuffer) {
     void *f = npu_front_load(5);
     if (f == NULL)
         return ((void)npu_front_fail(5), (void*)NULL);
-    return ((__typeof__(&aclGetDataBufferAddr))f)(dataBuffer);
+    NPU_FRONT_RETURN(void*, ((__typeof__(&aclGetDataBufferAddr))f)(dataBuffer));
 }
 
 NPU_EXPORT void* aclGetDataBufferAddr(const aclDataBuffer* dataBuffer) {
@@ -1046,14 +1046,14 @@ NPU_EXPORT void* aclGetDataBufferAddr(const aclDataBuffer* dataBuffer) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclGetDataBufferAddr(dataBuffer);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclGetDataBufferAddr))f)(dataBuffer);
+    NPU_FRONT_RETURN(void*, ((__typeof__(&aclGetDataBufferAddr))f)(dataBuffer));
 }
 
 static NPU_FRONT_COLD uint32_t load_aclGetDataBufferSize(const aclDataBuffer* dataBuffer) {
     void *f = npu_front_load(6);
     if (f == NULL)
         return ((void)npu_front_fail(6), (uint32_t)0);
-    return ((__typeof__(&aclGetDataBufferSize))f)(dataBuffer);
+    NPU_FRONT_RETURN(uint32_t, ((__typeof__(&aclGetDataBufferSize))f)(dataBuffer));
 }
 
 NPU_EXPORT uint32_t aclGetDataBufferSize(const aclDataBuffer* dataBuffer) {
@@ -1061,14 +1061,14 @@ NPU_EXPORT uint32_t aclGetDataBufferSize(const aclDataBuffer* dataBuffer) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclGetDataBufferSize(dataBuffer);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclGetDataBufferSize))f)(dataBuffer);
+    NPU_FRONT_RETURN(uint32_t, ((__typeof__(&aclGetDataBufferSize))f)(dataBuffer));
 }
 
 static NPU_FRONT_COLD size_t load_aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) {
     void *f = npu_front_load(7);
     if (f == NULL)
         return ((void)npu_front_fail(7), (size_t)0);
-    return ((__typeof__(&aclGetDataBufferSizeV2))f)(dataBuffer);
+    NPU_FRONT_RETURN(size_t, ((__typeof__(&aclGetDataBufferSizeV2))f)(dataBuffer));
 }
 
 NPU_EXPORT size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) {
@@ -1076,14 +1076,14 @@ NPU_EXPORT size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclGetDataBufferSizeV2(dataBuffer);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclGetDataBufferSizeV2))f)(dataBuffer);
+    NPU_FRONT_RETURN(size_t, ((__typeof__(&aclGetDataBufferSizeV2))f)(dataBuffer));
 }
 
 static NPU_FRONT_COLD size_t load_aclDataTypeSize(aclDataType dataType) {
     void *f = npu_front_load(8);
     if (f == NULL)
         return ((void)npu_front_fail(8), (size_t)0);
-    return ((__typeof__(&aclDataTypeSize))f)(dataType);
+    NPU_FRONT_RETURN(size_t, ((__typeof__(&aclDataTypeSize))f)(dataType));
 }
 
 NPU_EXPORT size_t aclDataTypeSize(aclDataType dataType) {
@@ -1091,14 +1091,14 @@ NPU_EXPORT size_t aclDataTypeSize(aclDataType dataType) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclDataTypeSize(dataType);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclDataTypeSize))f)(dataType);
+    NPU_FRONT_RETURN(size_t, ((__typeof__(&aclDataTypeSize))f)(dataType));
 }
 
 static NPU_FRONT_COLD const char* load_aclrtGetSocName(void) {
     void *f = npu_front_load(10);
     if (f == NULL)
         return ((void)npu_front_fail(10), (const char*)NULL);
-    return ((__typeof__(&aclrtGetSocName))f)();
+    NPU_FRONT_RETURN(const char*, ((__typeof__(&aclrtGetSocName))f)());
 }
 
 NPU_EXPORT const char* aclrtGetSocName(void) {
@@ -1106,14 +1106,14 @@ NPU_EXPORT const char* aclrtGetSocName(void) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetSocName();
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetSocName))f)();
+    NPU_FRONT_RETURN(const char*, ((__typeof__(&aclrtGetSocName))f)());
 }
 
 static NPU_FRONT_COLD aclError load_aclGetCannAttributeList(const aclCannAttr** cannAttrList, size_t* num) {
     void *f = npu_front_load(11);
     if (f == NULL)
         return (aclError)npu_front_fail(11);
-    return ((__typeof__(&aclGetCannAttributeList))f)(cannAttrList, num);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclGetCannAttributeList))f)(cannAttrList, num));
 }
 
 NPU_EXPORT aclError aclGetCannAttributeList(const aclCannAttr** cannAttrList, size_t* num) {
@@ -1121,14 +1121,14 @@ NPU_EXPORT aclError aclGetCannAttributeList(const aclCannAttr** cannAttrList, si
     if (__builtin_expect(f == NULL, 0))
         return load_aclGetCannAttributeList(cannAttrList, num);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclGetCannAttributeList))f)(cannAttrList, num);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclGetCannAttributeList))f)(cannAttrList, num));
 }
 
 static NPU_FRONT_COLD aclError load_aclGetCannAttribute(aclCannAttr cannAttr, int32_t* value) {
     void *f = npu_front_load(12);
     if (f == NULL)
         return (aclError)npu_front_fail(12);
-    return ((__typeof__(&aclGetCannAttribute))f)(cannAttr, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclGetCannAttribute))f)(cannAttr, value));
 }
 
 NPU_EXPORT aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t* value) {
@@ -1136,14 +1136,14 @@ NPU_EXPORT aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t* value) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclGetCannAttribute(cannAttr, value);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclGetCannAttribute))f)(cannAttr, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclGetCannAttribute))f)(cannAttr, value));
 }
 
 static NPU_FRONT_COLD aclError load_aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t* value) {
     void *f = npu_front_load(13);
     if (f == NULL)
         return (aclError)npu_front_fail(13);
-    return ((__typeof__(&aclGetDeviceCapability))f)(deviceId, deviceInfo, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclGetDeviceCapability))f)(deviceId, deviceInfo, value));
 }
 
 NPU_EXPORT aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t* value) {
@@ -1151,14 +1151,14 @@ NPU_EXPORT aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo devi
     if (__builtin_expect(f == NULL, 0))
         return load_aclGetDeviceCapability(deviceId, deviceInfo, value);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclGetDeviceCapability))f)(deviceId, deviceInfo, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclGetDeviceCapability))f)(deviceId, deviceInfo, value));
 }
 
 static NPU_FRONT_COLD aclError load_aclInit(const char* configPath) {
     void *f = npu_front_load(14);
     if (f == NULL)
         return (aclError)npu_front_fail(14);
-    return ((__typeof__(&aclInit))f)(configPath);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclInit))f)(configPath));
 }
 
 NPU_EXPORT aclError aclInit(const char* configPath) {
@@ -1166,14 +1166,14 @@ NPU_EXPORT aclError aclInit(const char* configPath) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclInit(configPath);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclInit))f)(configPath);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclInit))f)(configPath));
 }
 
 static NPU_FRONT_COLD aclError load_aclFinalize(void) {
     void *f = npu_front_load(15);
     if (f == NULL)
         return (aclError)npu_front_fail(15);
-    return ((__typeof__(&aclFinalize))f)();
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclFinalize))f)());
 }
 
 NPU_EXPORT aclError aclFinalize(void) {
@@ -1181,14 +1181,14 @@ NPU_EXPORT aclError aclFinalize(void) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclFinalize();
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclFinalize))f)();
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclFinalize))f)());
 }
 
 static NPU_FRONT_COLD aclError load_aclFinalizeReference(uint64_t* refCount) {
     void *f = npu_front_load(16);
     if (f == NULL)
         return (aclError)npu_front_fail(16);
-    return ((__typeof__(&aclFinalizeReference))f)(refCount);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclFinalizeReference))f)(refCount));
 }
 
 NPU_EXPORT aclError aclFinalizeReference(uint64_t* refCount) {
@@ -1196,14 +1196,14 @@ NPU_EXPORT aclError aclFinalizeReference(uint64_t* refCount) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclFinalizeReference(refCount);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclFinalizeReference))f)(refCount);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclFinalizeReference))f)(refCount));
 }
 
 static NPU_FRONT_COLD const char* load_aclGetRecentErrMsg(void) {
     void *f = npu_front_load(17);
     if (f == NULL)
         return npu_front_errmsg(17);
-    return ((__typeof__(&aclGetRecentErrMsg))f)();
+    NPU_FRONT_RETURN(const char*, ((__typeof__(&aclGetRecentErrMsg))f)());
 }
 
 NPU_EXPORT const char* aclGetRecentErrMsg(void) {
@@ -1211,14 +1211,14 @@ NPU_EXPORT const char* aclGetRecentErrMsg(void) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclGetRecentErrMsg();
     NPU_LQ_BEFORE(1);
-    return ((__typeof__(&aclGetRecentErrMsg))f)();
+    NPU_FRONT_RETURN(const char*, ((__typeof__(&aclGetRecentErrMsg))f)());
 }
 
 static NPU_FRONT_COLD aclError load_aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion* version) {
     void *f = npu_front_load(18);
     if (f == NULL)
         return (aclError)npu_front_fail(18);
-    return ((__typeof__(&aclsysGetCANNVersion))f)(name, version);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclsysGetCANNVersion))f)(name, version));
 }
 
 NPU_EXPORT aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion* version) {
@@ -1226,14 +1226,14 @@ NPU_EXPORT aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackage
     if (__builtin_expect(f == NULL, 0))
         return load_aclsysGetCANNVersion(name, version);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclsysGetCANNVersion))f)(name, version);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclsysGetCANNVersion))f)(name, version));
 }
 
 static NPU_FRONT_COLD aclError load_aclsysGetVersionStr(char* pkgName, char* versionStr) {
     void *f = npu_front_load(19);
     if (f == NULL)
         return (aclError)npu_front_fail(19);
-    return ((__typeof__(&aclsysGetVersionStr))f)(pkgName, versionStr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclsysGetVersionStr))f)(pkgName, versionStr));
 }
 
 NPU_EXPORT aclError aclsysGetVersionStr(char* pkgName, char* versionStr) {
@@ -1241,14 +1241,14 @@ NPU_EXPORT aclError aclsysGetVersionStr(char* pkgName, char* versionStr) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclsysGetVersionStr(pkgName, versionStr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclsysGetVersionStr))f)(pkgName, versionStr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclsysGetVersionStr))f)(pkgName, versionStr));
 }
 
 static NPU_FRONT_COLD aclError load_aclsysGetVersionNum(char* pkgName, int32_t* versionNum) {
     void *f = npu_front_load(20);
     if (f == NULL)
         return (aclError)npu_front_fail(20);
-    return ((__typeof__(&aclsysGetVersionNum))f)(pkgName, versionNum);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclsysGetVersionNum))f)(pkgName, versionNum));
 }
 
 NPU_EXPORT aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum) {
@@ -1256,14 +1256,14 @@ NPU_EXPORT aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclsysGetVersionNum(pkgName, versionNum);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclsysGetVersionNum))f)(pkgName, versionNum);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclsysGetVersionNum))f)(pkgName, versionNum));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtPeekAtLastError(aclrtLastErrLevel level) {
     void *f = npu_front_load(21);
     if (f == NULL)
         return (aclError)npu_front_fail(21);
-    return ((__typeof__(&aclrtPeekAtLastError))f)(level);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtPeekAtLastError))f)(level));
 }
 
 NPU_EXPORT aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
@@ -1271,14 +1271,14 @@ NPU_EXPORT aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtPeekAtLastError(level);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtPeekAtLastError))f)(level);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtPeekAtLastError))f)(level));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetLastError(aclrtLastErrLevel level) {
     void *f = npu_front_load(22);
     if (f == NULL)
         return (aclError)npu_front_fail(22);
-    return ((__typeof__(&aclrtGetLastError))f)(level);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetLastError))f)(level));
 }
 
 NPU_EXPORT aclError aclrtGetLastError(aclrtLastErrLevel level) {
@@ -1286,14 +1286,14 @@ NPU_EXPORT aclError aclrtGetLastError(aclrtLastErrLevel level) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetLastError(level);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetLastError))f)(level);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetLastError))f)(level));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback) {
     void *f = npu_front_load(23);
     if (f == NULL)
         return (aclError)npu_front_fail(23);
-    return ((__typeof__(&aclrtSetExceptionInfoCallback))f)(callback);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetExceptionInfoCallback))f)(callback));
 }
 
 NPU_EXPORT aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback) {
@@ -1301,14 +1301,14 @@ NPU_EXPORT aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback cal
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetExceptionInfoCallback(callback);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtSetExceptionInfoCallback))f)(callback);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetExceptionInfoCallback))f)(callback));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtExceptionInfoCallbackRegister(aclrtExceptionInfoCallback callback) {
     void *f = npu_front_load(24);
     if (f == NULL)
         return (aclError)npu_front_fail(24);
-    return ((__typeof__(&aclrtExceptionInfoCallbackRegister))f)(callback);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtExceptionInfoCallbackRegister))f)(callback));
 }
 
 NPU_EXPORT aclError aclrtExceptionInfoCallbackRegister(aclrtExceptionInfoCallback callback) {
@@ -1316,14 +1316,14 @@ NPU_EXPORT aclError aclrtExceptionInfoCallbackRegister(aclrtExceptionInfoCallbac
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtExceptionInfoCallbackRegister(callback);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtExceptionInfoCallbackRegister))f)(callback);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtExceptionInfoCallbackRegister))f)(callback));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallback callback) {
     void *f = npu_front_load(25);
     if (f == NULL)
         return (aclError)npu_front_fail(25);
-    return ((__typeof__(&aclrtExceptionInfoCallbackUnregister))f)(callback);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtExceptionInfoCallbackUnregister))f)(callback));
 }
 
 NPU_EXPORT aclError aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallback callback) {
@@ -1331,14 +1331,14 @@ NPU_EXPORT aclError aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallb
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtExceptionInfoCallbackUnregister(callback);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtExceptionInfoCallbackUnregister))f)(callback);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtExceptionInfoCallbackUnregister))f)(callback));
 }
 
 static NPU_FRONT_COLD uint32_t load_aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo* info) {
     void *f = npu_front_load(26);
     if (f == NULL)
         return ((void)npu_front_fail(26), (uint32_t)0);
-    return ((__typeof__(&aclrtGetTaskIdFromExceptionInfo))f)(info);
+    NPU_FRONT_RETURN(uint32_t, ((__typeof__(&aclrtGetTaskIdFromExceptionInfo))f)(info));
 }
 
 NPU_EXPORT uint32_t aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo* info) {
@@ -1346,14 +1346,14 @@ NPU_EXPORT uint32_t aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo* in
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetTaskIdFromExceptionInfo(info);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetTaskIdFromExceptionInfo))f)(info);
+    NPU_FRONT_RETURN(uint32_t, ((__typeof__(&aclrtGetTaskIdFromExceptionInfo))f)(info));
 }
 
 static NPU_FRONT_COLD uint32_t load_aclrtGetStreamIdFromExceptionInfo(const aclrtExceptionInfo* info) {
     void *f = npu_front_load(27);
     if (f == NULL)
         return ((void)npu_front_fail(27), (uint32_t)0);
-    return ((__typeof__(&aclrtGetStreamIdFromExceptionInfo))f)(info);
+    NPU_FRONT_RETURN(uint32_t, ((__typeof__(&aclrtGetStreamIdFromExceptionInfo))f)(info));
 }
 
 NPU_EXPORT uint32_t aclrtGetStreamIdFromExceptionInfo(const aclrtExceptionInfo* info) {
@@ -1361,14 +1361,14 @@ NPU_EXPORT uint32_t aclrtGetStreamIdFromExceptionInfo(const aclrtExceptionInfo* 
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetStreamIdFromExceptionInfo(info);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetStreamIdFromExceptionInfo))f)(info);
+    NPU_FRONT_RETURN(uint32_t, ((__typeof__(&aclrtGetStreamIdFromExceptionInfo))f)(info));
 }
 
 static NPU_FRONT_COLD uint32_t load_aclrtGetThreadIdFromExceptionInfo(const aclrtExceptionInfo* info) {
     void *f = npu_front_load(28);
     if (f == NULL)
         return ((void)npu_front_fail(28), (uint32_t)0);
-    return ((__typeof__(&aclrtGetThreadIdFromExceptionInfo))f)(info);
+    NPU_FRONT_RETURN(uint32_t, ((__typeof__(&aclrtGetThreadIdFromExceptionInfo))f)(info));
 }
 
 NPU_EXPORT uint32_t aclrtGetThreadIdFromExceptionInfo(const aclrtExceptionInfo* info) {
@@ -1376,14 +1376,14 @@ NPU_EXPORT uint32_t aclrtGetThreadIdFromExceptionInfo(const aclrtExceptionInfo* 
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetThreadIdFromExceptionInfo(info);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetThreadIdFromExceptionInfo))f)(info);
+    NPU_FRONT_RETURN(uint32_t, ((__typeof__(&aclrtGetThreadIdFromExceptionInfo))f)(info));
 }
 
 static NPU_FRONT_COLD uint32_t load_aclrtGetDeviceIdFromExceptionInfo(const aclrtExceptionInfo* info) {
     void *f = npu_front_load(29);
     if (f == NULL)
         return ((void)npu_front_fail(29), (uint32_t)0);
-    return ((__typeof__(&aclrtGetDeviceIdFromExceptionInfo))f)(info);
+    NPU_FRONT_RETURN(uint32_t, ((__typeof__(&aclrtGetDeviceIdFromExceptionInfo))f)(info));
 }
 
 NPU_EXPORT uint32_t aclrtGetDeviceIdFromExceptionInfo(const aclrtExceptionInfo* info) {
@@ -1391,14 +1391,14 @@ NPU_EXPORT uint32_t aclrtGetDeviceIdFromExceptionInfo(const aclrtExceptionInfo* 
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetDeviceIdFromExceptionInfo(info);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetDeviceIdFromExceptionInfo))f)(info);
+    NPU_FRONT_RETURN(uint32_t, ((__typeof__(&aclrtGetDeviceIdFromExceptionInfo))f)(info));
 }
 
 static NPU_FRONT_COLD uint32_t load_aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo* info) {
     void *f = npu_front_load(30);
     if (f == NULL)
         return ((void)npu_front_fail(30), (uint32_t)0);
-    return ((__typeof__(&aclrtGetErrorCodeFromExceptionInfo))f)(info);
+    NPU_FRONT_RETURN(uint32_t, ((__typeof__(&aclrtGetErrorCodeFromExceptionInfo))f)(info));
 }
 
 NPU_EXPORT uint32_t aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo* info) {
@@ -1406,14 +1406,14 @@ NPU_EXPORT uint32_t aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo*
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetErrorCodeFromExceptionInfo(info);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetErrorCodeFromExceptionInfo))f)(info);
+    NPU_FRONT_RETURN(uint32_t, ((__typeof__(&aclrtGetErrorCodeFromExceptionInfo))f)(info));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo* info, void** devArgsPtr, uint32_t* devArgsLen) {
     void *f = npu_front_load(31);
     if (f == NULL)
         return (aclError)npu_front_fail(31);
-    return ((__typeof__(&aclrtGetArgsFromExceptionInfo))f)(info, devArgsPtr, devArgsLen);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetArgsFromExceptionInfo))f)(info, devArgsPtr, devArgsLen));
 }
 
 NPU_EXPORT aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo* info, void** devArgsPtr, uint32_t* devArgsLen) {
@@ -1421,14 +1421,14 @@ NPU_EXPORT aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo* info
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetArgsFromExceptionInfo(info, devArgsPtr, devArgsLen);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetArgsFromExceptionInfo))f)(info, devArgsPtr, devArgsLen);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetArgsFromExceptionInfo))f)(info, devArgsPtr, devArgsLen));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo* info, aclrtFuncHandle* func) {
     void *f = npu_front_load(32);
     if (f == NULL)
         return (aclError)npu_front_fail(32);
-    return ((__typeof__(&aclrtGetFuncHandleFromExceptionInfo))f)(info, func);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetFuncHandleFromExceptionInfo))f)(info, func));
 }
 
 NPU_EXPORT aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo* info, aclrtFuncHandle* func) {
@@ -1436,14 +1436,14 @@ NPU_EXPORT aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetFuncHandleFromExceptionInfo(info, func);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetFuncHandleFromExceptionInfo))f)(info, func);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetFuncHandleFromExceptionInfo))f)(info, func));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtBinarySetExceptionCallback(aclrtBinHandle binHandle, aclrtOpExceptionCallback callback, void* userData) {
     void *f = npu_front_load(33);
     if (f == NULL)
         return (aclError)npu_front_fail(33);
-    return ((__typeof__(&aclrtBinarySetExceptionCallback))f)(binHandle, callback, userData);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtBinarySetExceptionCallback))f)(binHandle, callback, userData));
 }
 
 NPU_EXPORT aclError aclrtBinarySetExceptionCallback(aclrtBinHandle binHandle, aclrtOpExceptionCallback callback, void* userData) {
@@ -1451,14 +1451,14 @@ NPU_EXPORT aclError aclrtBinarySetExceptionCallback(aclrtBinHandle binHandle, ac
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtBinarySetExceptionCallback(binHandle, callback, userData);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtBinarySetExceptionCallback))f)(binHandle, callback, userData);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtBinarySetExceptionCallback))f)(binHandle, callback, userData));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
     void *f = npu_front_load(34);
     if (f == NULL)
         return (aclError)npu_front_fail(34);
-    return ((__typeof__(&aclrtSubscribeReport))f)(threadId, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSubscribeReport))f)(threadId, stream));
 }
 
 NPU_EXPORT aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
@@ -1466,14 +1466,14 @@ NPU_EXPORT aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) 
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSubscribeReport(threadId, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtSubscribeReport))f)(threadId, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSubscribeReport))f)(threadId, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType, aclrtStream stream) {
     void *f = npu_front_load(35);
     if (f == NULL)
         return (aclError)npu_front_fail(35);
-    return ((__typeof__(&aclrtLaunchCallback))f)(fn, userData, blockType, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtLaunchCallback))f)(fn, userData, blockType, stream));
 }
 
 NPU_EXPORT aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType, aclrtStream stream) {
@@ -1481,14 +1481,14 @@ NPU_EXPORT aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtC
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtLaunchCallback(fn, userData, blockType, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtLaunchCallback))f)(fn, userData, blockType, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtLaunchCallback))f)(fn, userData, blockType, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtProcessReport(int32_t timeout) {
     void *f = npu_front_load(36);
     if (f == NULL)
         return (aclError)npu_front_fail(36);
-    return ((__typeof__(&aclrtProcessReport))f)(timeout);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtProcessReport))f)(timeout));
 }
 
 NPU_EXPORT aclError aclrtProcessReport(int32_t timeout) {
@@ -1496,14 +1496,14 @@ NPU_EXPORT aclError aclrtProcessReport(int32_t timeout) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtProcessReport(timeout);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtProcessReport))f)(timeout);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtProcessReport))f)(timeout));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
     void *f = npu_front_load(37);
     if (f == NULL)
         return (aclError)npu_front_fail(37);
-    return ((__typeof__(&aclrtUnSubscribeReport))f)(threadId, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtUnSubscribeReport))f)(threadId, stream));
 }
 
 NPU_EXPORT aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
@@ -1511,14 +1511,14 @@ NPU_EXPORT aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtUnSubscribeReport(threadId, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtUnSubscribeReport))f)(threadId, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtUnSubscribeReport))f)(threadId, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
     void *f = npu_front_load(38);
     if (f == NULL)
         return (aclError)npu_front_fail(38);
-    return ((__typeof__(&aclrtCreateContext))f)(context, deviceId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCreateContext))f)(context, deviceId));
 }
 
 NPU_EXPORT aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
@@ -1526,14 +1526,14 @@ NPU_EXPORT aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) 
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCreateContext(context, deviceId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCreateContext))f)(context, deviceId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCreateContext))f)(context, deviceId));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtDestroyContext(aclrtContext context) {
     void *f = npu_front_load(39);
     if (f == NULL)
         return (aclError)npu_front_fail(39);
-    return ((__typeof__(&aclrtDestroyContext))f)(context);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDestroyContext))f)(context));
 }
 
 NPU_EXPORT aclError aclrtDestroyContext(aclrtContext context) {
@@ -1541,14 +1541,14 @@ NPU_EXPORT aclError aclrtDestroyContext(aclrtContext context) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDestroyContext(context);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtDestroyContext))f)(context);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDestroyContext))f)(context));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSetCurrentContext(aclrtContext context) {
     void *f = npu_front_load(40);
     if (f == NULL)
         return (aclError)npu_front_fail(40);
-    return ((__typeof__(&aclrtSetCurrentContext))f)(context);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetCurrentContext))f)(context));
 }
 
 NPU_EXPORT aclError aclrtSetCurrentContext(aclrtContext context) {
@@ -1556,14 +1556,14 @@ NPU_EXPORT aclError aclrtSetCurrentContext(aclrtContext context) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetCurrentContext(context);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtSetCurrentContext))f)(context);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetCurrentContext))f)(context));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetCurrentContext(aclrtContext* context) {
     void *f = npu_front_load(41);
     if (f == NULL)
         return (aclError)npu_front_fail(41);
-    return ((__typeof__(&aclrtGetCurrentContext))f)(context);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetCurrentContext))f)(context));
 }
 
 NPU_EXPORT aclError aclrtGetCurrentContext(aclrtContext* context) {
@@ -1571,14 +1571,14 @@ NPU_EXPORT aclError aclrtGetCurrentContext(aclrtContext* context) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetCurrentContext(context);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetCurrentContext))f)(context);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetCurrentContext))f)(context));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
     void *f = npu_front_load(42);
     if (f == NULL)
         return (aclError)npu_front_fail(42);
-    return ((__typeof__(&aclrtCtxGetSysParamOpt))f)(opt, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCtxGetSysParamOpt))f)(opt, value));
 }
 
 NPU_EXPORT aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
@@ -1586,14 +1586,14 @@ NPU_EXPORT aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCtxGetSysParamOpt(opt, value);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCtxGetSysParamOpt))f)(opt, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCtxGetSysParamOpt))f)(opt, value));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
     void *f = npu_front_load(43);
     if (f == NULL)
         return (aclError)npu_front_fail(43);
-    return ((__typeof__(&aclrtCtxSetSysParamOpt))f)(opt, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCtxSetSysParamOpt))f)(opt, value));
 }
 
 NPU_EXPORT aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
@@ -1601,14 +1601,14 @@ NPU_EXPORT aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCtxSetSysParamOpt(opt, value);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCtxSetSysParamOpt))f)(opt, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCtxSetSysParamOpt))f)(opt, value));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
     void *f = npu_front_load(44);
     if (f == NULL)
         return (aclError)npu_front_fail(44);
-    return ((__typeof__(&aclrtGetSysParamOpt))f)(opt, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetSysParamOpt))f)(opt, value));
 }
 
 NPU_EXPORT aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
@@ -1616,14 +1616,14 @@ NPU_EXPORT aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetSysParamOpt(opt, value);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetSysParamOpt))f)(opt, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetSysParamOpt))f)(opt, value));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
     void *f = npu_front_load(45);
     if (f == NULL)
         return (aclError)npu_front_fail(45);
-    return ((__typeof__(&aclrtSetSysParamOpt))f)(opt, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetSysParamOpt))f)(opt, value));
 }
 
 NPU_EXPORT aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
@@ -1631,14 +1631,14 @@ NPU_EXPORT aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetSysParamOpt(opt, value);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtSetSysParamOpt))f)(opt, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetSysParamOpt))f)(opt, value));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSetDevice(int32_t deviceId) {
     void *f = npu_front_load(46);
     if (f == NULL)
         return (aclError)npu_front_fail(46);
-    return ((__typeof__(&aclrtSetDevice))f)(deviceId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetDevice))f)(deviceId));
 }
 
 NPU_EXPORT aclError aclrtSetDevice(int32_t deviceId) {
@@ -1646,14 +1646,14 @@ NPU_EXPORT aclError aclrtSetDevice(int32_t deviceId) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetDevice(deviceId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtSetDevice))f)(deviceId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetDevice))f)(deviceId));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtResetDevice(int32_t deviceId) {
     void *f = npu_front_load(47);
     if (f == NULL)
         return (aclError)npu_front_fail(47);
-    return ((__typeof__(&aclrtResetDevice))f)(deviceId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtResetDevice))f)(deviceId));
 }
 
 NPU_EXPORT aclError aclrtResetDevice(int32_t deviceId) {
@@ -1661,14 +1661,14 @@ NPU_EXPORT aclError aclrtResetDevice(int32_t deviceId) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtResetDevice(deviceId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtResetDevice))f)(deviceId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtResetDevice))f)(deviceId));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtResetDeviceForce(int32_t deviceId) {
     void *f = npu_front_load(48);
     if (f == NULL)
         return (aclError)npu_front_fail(48);
-    return ((__typeof__(&aclrtResetDeviceForce))f)(deviceId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtResetDeviceForce))f)(deviceId));
 }
 
 NPU_EXPORT aclError aclrtResetDeviceForce(int32_t deviceId) {
@@ -1676,14 +1676,14 @@ NPU_EXPORT aclError aclrtResetDeviceForce(int32_t deviceId) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtResetDeviceForce(deviceId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtResetDeviceForce))f)(deviceId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtResetDeviceForce))f)(deviceId));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetDevice(int32_t* deviceId) {
     void *f = npu_front_load(49);
     if (f == NULL)
         return (aclError)npu_front_fail(49);
-    return ((__typeof__(&aclrtGetDevice))f)(deviceId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetDevice))f)(deviceId));
 }
 
 NPU_EXPORT aclError aclrtGetDevice(int32_t* deviceId) {
@@ -1691,14 +1691,14 @@ NPU_EXPORT aclError aclrtGetDevice(int32_t* deviceId) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetDevice(deviceId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetDevice))f)(deviceId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetDevice))f)(deviceId));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
     void *f = npu_front_load(50);
     if (f == NULL)
         return (aclError)npu_front_fail(50);
-    return ((__typeof__(&aclrtSetStreamFailureMode))f)(stream, mode);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetStreamFailureMode))f)(stream, mode));
 }
 
 NPU_EXPORT aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
@@ -1706,14 +1706,14 @@ NPU_EXPORT aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode)
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetStreamFailureMode(stream, mode);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtSetStreamFailureMode))f)(stream, mode);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetStreamFailureMode))f)(stream, mode));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetRunMode(aclrtRunMode* runMode) {
     void *f = npu_front_load(51);
     if (f == NULL)
         return (aclError)npu_front_fail(51);
-    return ((__typeof__(&aclrtGetRunMode))f)(runMode);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetRunMode))f)(runMode));
 }
 
 NPU_EXPORT aclError aclrtGetRunMode(aclrtRunMode* runMode) {
@@ -1721,14 +1721,14 @@ NPU_EXPORT aclError aclrtGetRunMode(aclrtRunMode* runMode) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetRunMode(runMode);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetRunMode))f)(runMode);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetRunMode))f)(runMode));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSynchronizeDevice(void) {
     void *f = npu_front_load(52);
     if (f == NULL)
         return (aclError)npu_front_fail(52);
-    return ((__typeof__(&aclrtSynchronizeDevice))f)();
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSynchronizeDevice))f)());
 }
 
 NPU_EXPORT aclError aclrtSynchronizeDevice(void) {
@@ -1736,14 +1736,14 @@ NPU_EXPORT aclError aclrtSynchronizeDevice(void) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSynchronizeDevice();
     NPU_LQ_BEFORE(1);
-    return npu_lq_after(((__typeof__(&aclrtSynchronizeDevice))f)());
+    NPU_FRONT_AFTER(((__typeof__(&aclrtSynchronizeDevice))f)());
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
     void *f = npu_front_load(53);
     if (f == NULL)
         return (aclError)npu_front_fail(53);
-    return ((__typeof__(&aclrtSynchronizeDeviceWithTimeout))f)(timeout);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSynchronizeDeviceWithTimeout))f)(timeout));
 }
 
 NPU_EXPORT aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
@@ -1751,14 +1751,14 @@ NPU_EXPORT aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSynchronizeDeviceWithTimeout(timeout);
     NPU_LQ_BEFORE(1);
-    return npu_lq_after(((__typeof__(&aclrtSynchronizeDeviceWithTimeout))f)(timeout));
+    NPU_FRONT_AFTER(((__typeof__(&aclrtSynchronizeDeviceWithTimeout))f)(timeout));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSetTsDevice(aclrtTsId tsId) {
     void *f = npu_front_load(54);
     if (f == NULL)
         return (aclError)npu_front_fail(54);
-    return ((__typeof__(&aclrtSetTsDevice))f)(tsId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetTsDevice))f)(tsId));
 }
 
 NPU_EXPORT aclError aclrtSetTsDevice(aclrtTsId tsId) {
@@ -1766,14 +1766,14 @@ NPU_EXPORT aclError aclrtSetTsDevice(aclrtTsId tsId) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetTsDevice(tsId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtSetTsDevice))f)(tsId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetTsDevice))f)(tsId));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo* utilizationInfo) {
     void *f = npu_front_load(55);
     if (f == NULL)
         return (aclError)npu_front_fail(55);
-    return ((__typeof__(&aclrtGetDeviceUtilizationRate))f)(deviceId, utilizationInfo);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetDeviceUtilizationRate))f)(deviceId, utilizationInfo));
 }
 
 NPU_EXPORT aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo* utilizationInfo) {
@@ -1781,14 +1781,14 @@ NPU_EXPORT aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtiliza
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetDeviceUtilizationRate(deviceId, utilizationInfo);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetDeviceUtilizationRate))f)(deviceId, utilizationInfo);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetDeviceUtilizationRate))f)(deviceId, utilizationInfo));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetDeviceCount(uint32_t* count) {
     void *f = npu_front_load(56);
     if (f == NULL)
         return (aclError)npu_front_fail(56);
-    return ((__typeof__(&aclrtGetDeviceCount))f)(count);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetDeviceCount))f)(count));
 }
 
 NPU_EXPORT aclError aclrtGetDeviceCount(uint32_t* count) {
@@ -1796,14 +1796,14 @@ NPU_EXPORT aclError aclrtGetDeviceCount(uint32_t* count) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetDeviceCount(count);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetDeviceCount))f)(count);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetDeviceCount))f)(count));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtCreateEvent(aclrtEvent* event) {
     void *f = npu_front_load(57);
     if (f == NULL)
         return (aclError)npu_front_fail(57);
-    return ((__typeof__(&aclrtCreateEvent))f)(event);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCreateEvent))f)(event));
 }
 
 NPU_EXPORT aclError aclrtCreateEvent(aclrtEvent* event) {
@@ -1811,14 +1811,14 @@ NPU_EXPORT aclError aclrtCreateEvent(aclrtEvent* event) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCreateEvent(event);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCreateEvent))f)(event);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCreateEvent))f)(event));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
     void *f = npu_front_load(58);
     if (f == NULL)
         return (aclError)npu_front_fail(58);
-    return ((__typeof__(&aclrtCreateEventWithFlag))f)(event, flag);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCreateEventWithFlag))f)(event, flag));
 }
 
 NPU_EXPORT aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
@@ -1826,14 +1826,14 @@ NPU_EXPORT aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCreateEventWithFlag(event, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCreateEventWithFlag))f)(event, flag);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCreateEventWithFlag))f)(event, flag));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
     void *f = npu_front_load(59);
     if (f == NULL)
         return (aclError)npu_front_fail(59);
-    return ((__typeof__(&aclrtCreateEventExWithFlag))f)(event, flag);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCreateEventExWithFlag))f)(event, flag));
 }
 
 NPU_EXPORT aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
@@ -1841,14 +1841,14 @@ NPU_EXPORT aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag)
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCreateEventExWithFlag(event, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCreateEventExWithFlag))f)(event, flag);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCreateEventExWithFlag))f)(event, flag));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtDestroyEvent(aclrtEvent event) {
     void *f = npu_front_load(60);
     if (f == NULL)
         return (aclError)npu_front_fail(60);
-    return ((__typeof__(&aclrtDestroyEvent))f)(event);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDestroyEvent))f)(event));
 }
 
 NPU_EXPORT aclError aclrtDestroyEvent(aclrtEvent event) {
@@ -1856,14 +1856,14 @@ NPU_EXPORT aclError aclrtDestroyEvent(aclrtEvent event) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDestroyEvent(event);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtDestroyEvent))f)(event);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDestroyEvent))f)(event));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
     void *f = npu_front_load(61);
     if (f == NULL)
         return (aclError)npu_front_fail(61);
-    return ((__typeof__(&aclrtRecordEvent))f)(event, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtRecordEvent))f)(event, stream));
 }
 
 NPU_EXPORT aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
@@ -1871,14 +1871,14 @@ NPU_EXPORT aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtRecordEvent(event, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtRecordEvent))f)(event, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtRecordEvent))f)(event, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag) {
     void *f = npu_front_load(62);
     if (f == NULL)
         return (aclError)npu_front_fail(62);
-    return ((__typeof__(&aclrtRecordEventWithFlag))f)(event, stream, flag);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtRecordEventWithFlag))f)(event, stream, flag));
 }
 
 NPU_EXPORT aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag) {
@@ -1886,14 +1886,14 @@ NPU_EXPORT aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream strea
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtRecordEventWithFlag(event, stream, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtRecordEventWithFlag))f)(event, stream, flag);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtRecordEventWithFlag))f)(event, stream, flag));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
     void *f = npu_front_load(63);
     if (f == NULL)
         return (aclError)npu_front_fail(63);
-    return ((__typeof__(&aclrtResetEvent))f)(event, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtResetEvent))f)(event, stream));
 }
 
 NPU_EXPORT aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
@@ -1901,14 +1901,14 @@ NPU_EXPORT aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtResetEvent(event, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtResetEvent))f)(event, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtResetEvent))f)(event, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
     void *f = npu_front_load(64);
     if (f == NULL)
         return (aclError)npu_front_fail(64);
-    return ((__typeof__(&aclrtQueryEvent))f)(event, status);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtQueryEvent))f)(event, status));
 }
 
 NPU_EXPORT aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
@@ -1916,14 +1916,14 @@ NPU_EXPORT aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) 
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtQueryEvent(event, status);
     NPU_LQ_BEFORE(1);
-    return ((__typeof__(&aclrtQueryEvent))f)(event, status);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtQueryEvent))f)(event, status));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* status) {
     void *f = npu_front_load(65);
     if (f == NULL)
         return (aclError)npu_front_fail(65);
-    return ((__typeof__(&aclrtQueryEventStatus))f)(event, status);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtQueryEventStatus))f)(event, status));
 }
 
 NPU_EXPORT aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* status) {
@@ -1931,14 +1931,14 @@ NPU_EXPORT aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedSt
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtQueryEventStatus(event, status);
     NPU_LQ_BEFORE(1);
-    return ((__typeof__(&aclrtQueryEventStatus))f)(event, status);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtQueryEventStatus))f)(event, status));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* status) {
     void *f = npu_front_load(66);
     if (f == NULL)
         return (aclError)npu_front_fail(66);
-    return ((__typeof__(&aclrtQueryEventWaitStatus))f)(event, status);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtQueryEventWaitStatus))f)(event, status));
 }
 
 NPU_EXPORT aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* status) {
@@ -1946,14 +1946,14 @@ NPU_EXPORT aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitSt
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtQueryEventWaitStatus(event, status);
     NPU_LQ_BEFORE(1);
-    return ((__typeof__(&aclrtQueryEventWaitStatus))f)(event, status);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtQueryEventWaitStatus))f)(event, status));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSynchronizeEvent(aclrtEvent event) {
     void *f = npu_front_load(67);
     if (f == NULL)
         return (aclError)npu_front_fail(67);
-    return ((__typeof__(&aclrtSynchronizeEvent))f)(event);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSynchronizeEvent))f)(event));
 }
 
 NPU_EXPORT aclError aclrtSynchronizeEvent(aclrtEvent event) {
@@ -1961,14 +1961,14 @@ NPU_EXPORT aclError aclrtSynchronizeEvent(aclrtEvent event) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSynchronizeEvent(event);
     NPU_LQ_BEFORE(1);
-    return npu_lq_after(((__typeof__(&aclrtSynchronizeEvent))f)(event));
+    NPU_FRONT_AFTER(((__typeof__(&aclrtSynchronizeEvent))f)(event));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
     void *f = npu_front_load(68);
     if (f == NULL)
         return (aclError)npu_front_fail(68);
-    return ((__typeof__(&aclrtSynchronizeEventWithTimeout))f)(event, timeout);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSynchronizeEventWithTimeout))f)(event, timeout));
 }
 
 NPU_EXPORT aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
@@ -1976,14 +1976,14 @@ NPU_EXPORT aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t t
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSynchronizeEventWithTimeout(event, timeout);
     NPU_LQ_BEFORE(1);
-    return npu_lq_after(((__typeof__(&aclrtSynchronizeEventWithTimeout))f)(event, timeout));
+    NPU_FRONT_AFTER(((__typeof__(&aclrtSynchronizeEventWithTimeout))f)(event, timeout));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endEvent) {
     void *f = npu_front_load(69);
     if (f == NULL)
         return (aclError)npu_front_fail(69);
-    return ((__typeof__(&aclrtEventElapsedTime))f)(ms, startEvent, endEvent);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtEventElapsedTime))f)(ms, startEvent, endEvent));
 }
 
 NPU_EXPORT aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endEvent) {
@@ -1991,14 +1991,14 @@ NPU_EXPORT aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclr
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtEventElapsedTime(ms, startEvent, endEvent);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtEventElapsedTime))f)(ms, startEvent, endEvent);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtEventElapsedTime))f)(ms, startEvent, endEvent));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp) {
     void *f = npu_front_load(70);
     if (f == NULL)
         return (aclError)npu_front_fail(70);
-    return ((__typeof__(&aclrtEventGetTimestamp))f)(event, timestamp);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtEventGetTimestamp))f)(event, timestamp));
 }
 
 NPU_EXPORT aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp) {
@@ -2006,14 +2006,14 @@ NPU_EXPORT aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtEventGetTimestamp(event, timestamp);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtEventGetTimestamp))f)(event, timestamp);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtEventGetTimestamp))f)(event, timestamp));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
     void *f = npu_front_load(71);
     if (f == NULL)
         return (aclError)npu_front_fail(71);
-    return ((__typeof__(&aclrtMalloc))f)(devPtr, size, policy);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMalloc))f)(devPtr, size, policy));
 }
 
 NPU_EXPORT aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
@@ -2021,14 +2021,14 @@ NPU_EXPORT aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMalloc(devPtr, size, policy);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMalloc))f)(devPtr, size, policy);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMalloc))f)(devPtr, size, policy));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
     void *f = npu_front_load(72);
     if (f == NULL)
         return (aclError)npu_front_fail(72);
-    return ((__typeof__(&aclrtMallocAlign32))f)(devPtr, size, policy);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMallocAlign32))f)(devPtr, size, policy));
 }
 
 NPU_EXPORT aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
@@ -2036,14 +2036,14 @@ NPU_EXPORT aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallo
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMallocAlign32(devPtr, size, policy);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMallocAlign32))f)(devPtr, size, policy);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMallocAlign32))f)(devPtr, size, policy));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
     void *f = npu_front_load(73);
     if (f == NULL)
         return (aclError)npu_front_fail(73);
-    return ((__typeof__(&aclrtMallocCached))f)(devPtr, size, policy);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMallocCached))f)(devPtr, size, policy));
 }
 
 NPU_EXPORT aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
@@ -2051,14 +2051,14 @@ NPU_EXPORT aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMalloc
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMallocCached(devPtr, size, policy);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMallocCached))f)(devPtr, size, policy);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMallocCached))f)(devPtr, size, policy));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) {
     void *f = npu_front_load(74);
     if (f == NULL)
         return (aclError)npu_front_fail(74);
-    return ((__typeof__(&aclrtMallocWithCfg))f)(devPtr, size, policy, cfg);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMallocWithCfg))f)(devPtr, size, policy, cfg));
 }
 
 NPU_EXPORT aclError aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) {
@@ -2066,14 +2066,14 @@ NPU_EXPORT aclError aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallo
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMallocWithCfg(devPtr, size, policy, cfg);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMallocWithCfg))f)(devPtr, size, policy, cfg);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMallocWithCfg))f)(devPtr, size, policy, cfg));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMallocForTaskScheduler(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) {
     void *f = npu_front_load(75);
     if (f == NULL)
         return (aclError)npu_front_fail(75);
-    return ((__typeof__(&aclrtMallocForTaskScheduler))f)(devPtr, size, policy, cfg);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMallocForTaskScheduler))f)(devPtr, size, policy, cfg));
 }
 
 NPU_EXPORT aclError aclrtMallocForTaskScheduler(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) {
@@ -2081,14 +2081,14 @@ NPU_EXPORT aclError aclrtMallocForTaskScheduler(void** devPtr, size_t size, aclr
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMallocForTaskScheduler(devPtr, size, policy, cfg);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMallocForTaskScheduler))f)(devPtr, size, policy, cfg);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMallocForTaskScheduler))f)(devPtr, size, policy, cfg));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMallocHostWithCfg(void** ptr, uint64_t size, aclrtMallocConfig* cfg) {
     void *f = npu_front_load(76);
     if (f == NULL)
         return (aclError)npu_front_fail(76);
-    return ((__typeof__(&aclrtMallocHostWithCfg))f)(ptr, size, cfg);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMallocHostWithCfg))f)(ptr, size, cfg));
 }
 
 NPU_EXPORT aclError aclrtMallocHostWithCfg(void** ptr, uint64_t size, aclrtMallocConfig* cfg) {
@@ -2096,14 +2096,14 @@ NPU_EXPORT aclError aclrtMallocHostWithCfg(void** ptr, uint64_t size, aclrtMallo
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMallocHostWithCfg(ptr, size, cfg);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMallocHostWithCfg))f)(ptr, size, cfg);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMallocHostWithCfg))f)(ptr, size, cfg));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes) {
     void *f = npu_front_load(77);
     if (f == NULL)
         return (aclError)npu_front_fail(77);
-    return ((__typeof__(&aclrtPointerGetAttributes))f)(ptr, attributes);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtPointerGetAttributes))f)(ptr, attributes));
 }
 
 NPU_EXPORT aclError aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes) {
@@ -2111,14 +2111,14 @@ NPU_EXPORT aclError aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttribute
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtPointerGetAttributes(ptr, attributes);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtPointerGetAttributes))f)(ptr, attributes);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtPointerGetAttributes))f)(ptr, attributes));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize) {
     void *f = npu_front_load(78);
     if (f == NULL)
         return (aclError)npu_front_fail(78);
-    return ((__typeof__(&aclrtMemManagedGetAttr))f)(attribute, ptr, size, data, dataSize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemManagedGetAttr))f)(attribute, ptr, size, data, dataSize));
 }
 
 NPU_EXPORT aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize) {
@@ -2126,14 +2126,14 @@ NPU_EXPORT aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribu
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemManagedGetAttr(attribute, ptr, size, data, dataSize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemManagedGetAttr))f)(attribute, ptr, size, data, dataSize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemManagedGetAttr))f)(attribute, ptr, size, data, dataSize));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes) {
     void *f = npu_front_load(79);
     if (f == NULL)
         return (aclError)npu_front_fail(79);
-    return ((__typeof__(&aclrtMemManagedGetAttrs))f)(attributes, numAttributes, ptr, size, data, dataSizes);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemManagedGetAttrs))f)(attributes, numAttributes, ptr, size, data, dataSizes));
 }
 
 NPU_EXPORT aclError aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes) {
@@ -2141,14 +2141,14 @@ NPU_EXPORT aclError aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute* attri
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemManagedGetAttrs(attributes, numAttributes, ptr, size, data, dataSizes);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemManagedGetAttrs))f)(attributes, numAttributes, ptr, size, data, dataSizes);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemManagedGetAttrs))f)(attributes, numAttributes, ptr, size, data, dataSizes));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr) {
     void *f = npu_front_load(80);
     if (f == NULL)
         return (aclError)npu_front_fail(80);
-    return ((__typeof__(&aclrtHostRegister))f)(ptr, size, type, devPtr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtHostRegister))f)(ptr, size, type, devPtr));
 }
 
 NPU_EXPORT aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr) {
@@ -2156,14 +2156,14 @@ NPU_EXPORT aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegiste
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtHostRegister(ptr, size, type, devPtr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtHostRegister))f)(ptr, size, type, devPtr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtHostRegister))f)(ptr, size, type, devPtr));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
     void *f = npu_front_load(81);
     if (f == NULL)
         return (aclError)npu_front_fail(81);
-    return ((__typeof__(&aclrtHostRegisterV2))f)(ptr, size, flag);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtHostRegisterV2))f)(ptr, size, flag));
 }
 
 NPU_EXPORT aclError aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
@@ -2171,14 +2171,14 @@ NPU_EXPORT aclError aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag)
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtHostRegisterV2(ptr, size, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtHostRegisterV2))f)(ptr, size, flag);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtHostRegisterV2))f)(ptr, size, flag));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
     void *f = npu_front_load(82);
     if (f == NULL)
         return (aclError)npu_front_fail(82);
-    return ((__typeof__(&aclrtHostGetDevicePointer))f)(pHost, pDevice, flag);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtHostGetDevicePointer))f)(pHost, pDevice, flag));
 }
 
 NPU_EXPORT aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
@@ -2186,14 +2186,14 @@ NPU_EXPORT aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint3
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtHostGetDevicePointer(pHost, pDevice, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtHostGetDevicePointer))f)(pHost, pDevice, flag);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtHostGetDevicePointer))f)(pHost, pDevice, flag));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtHostUnregister(void* ptr) {
     void *f = npu_front_load(83);
     if (f == NULL)
         return (aclError)npu_front_fail(83);
-    return ((__typeof__(&aclrtHostUnregister))f)(ptr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtHostUnregister))f)(ptr));
 }
 
 NPU_EXPORT aclError aclrtHostUnregister(void* ptr) {
@@ -2201,14 +2201,14 @@ NPU_EXPORT aclError aclrtHostUnregister(void* ptr) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtHostUnregister(ptr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtHostUnregister))f)(ptr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtHostUnregister))f)(ptr));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType, aclrtHostMemMapCapability* capabilities) {
     void *f = npu_front_load(84);
     if (f == NULL)
         return (aclError)npu_front_fail(84);
-    return ((__typeof__(&aclrtHostMemMapCapabilities))f)(deviceId, hacType, capabilities);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtHostMemMapCapabilities))f)(deviceId, hacType, capabilities));
 }
 
 NPU_EXPORT aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType, aclrtHostMemMapCapability* capabilities) {
@@ -2216,14 +2216,14 @@ NPU_EXPORT aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType 
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtHostMemMapCapabilities(deviceId, hacType, capabilities);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtHostMemMapCapabilities))f)(deviceId, hacType, capabilities);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtHostMemMapCapabilities))f)(deviceId, hacType, capabilities));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetThreadLastTaskId(uint32_t* taskId) {
     void *f = npu_front_load(85);
     if (f == NULL)
         return (aclError)npu_front_fail(85);
-    return ((__typeof__(&aclrtGetThreadLastTaskId))f)(taskId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetThreadLastTaskId))f)(taskId));
 }
 
 NPU_EXPORT aclError aclrtGetThreadLastTaskId(uint32_t* taskId) {
@@ -2231,14 +2231,14 @@ NPU_EXPORT aclError aclrtGetThreadLastTaskId(uint32_t* taskId) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetThreadLastTaskId(taskId);
     NPU_LQ_BEFORE(1);
-    return ((__typeof__(&aclrtGetThreadLastTaskId))f)(taskId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetThreadLastTaskId))f)(taskId));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {
     void *f = npu_front_load(86);
     if (f == NULL)
         return (aclError)npu_front_fail(86);
-    return ((__typeof__(&aclrtStreamGetId))f)(stream, streamId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtStreamGetId))f)(stream, streamId));
 }
 
 NPU_EXPORT aclError aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {
@@ -2246,14 +2246,14 @@ NPU_EXPORT aclError aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtStreamGetId(stream, streamId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtStreamGetId))f)(stream, streamId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtStreamGetId))f)(stream, streamId));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemFlush(void* devPtr, size_t size) {
     void *f = npu_front_load(87);
     if (f == NULL)
         return (aclError)npu_front_fail(87);
-    return ((__typeof__(&aclrtMemFlush))f)(devPtr, size);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemFlush))f)(devPtr, size));
 }
 
 NPU_EXPORT aclError aclrtMemFlush(void* devPtr, size_t size) {
@@ -2261,14 +2261,14 @@ NPU_EXPORT aclError aclrtMemFlush(void* devPtr, size_t size) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemFlush(devPtr, size);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemFlush))f)(devPtr, size);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemFlush))f)(devPtr, size));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemInvalidate(void* devPtr, size_t size) {
     void *f = npu_front_load(88);
     if (f == NULL)
         return (aclError)npu_front_fail(88);
-    return ((__typeof__(&aclrtMemInvalidate))f)(devPtr, size);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemInvalidate))f)(devPtr, size));
 }
 
 NPU_EXPORT aclError aclrtMemInvalidate(void* devPtr, size_t size) {
@@ -2276,14 +2276,14 @@ NPU_EXPORT aclError aclrtMemInvalidate(void* devPtr, size_t size) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemInvalidate(devPtr, size);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemInvalidate))f)(devPtr, size);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemInvalidate))f)(devPtr, size));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtFree(void* devPtr) {
     void *f = npu_front_load(89);
     if (f == NULL)
         return (aclError)npu_front_fail(89);
-    return ((__typeof__(&aclrtFree))f)(devPtr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtFree))f)(devPtr));
 }
 
 NPU_EXPORT aclError aclrtFree(void* devPtr) {
@@ -2291,14 +2291,14 @@ NPU_EXPORT aclError aclrtFree(void* devPtr) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtFree(devPtr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtFree))f)(devPtr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtFree))f)(devPtr));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMallocHost(void** hostPtr, size_t size) {
     void *f = npu_front_load(90);
     if (f == NULL)
         return (aclError)npu_front_fail(90);
-    return ((__typeof__(&aclrtMallocHost))f)(hostPtr, size);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMallocHost))f)(hostPtr, size));
 }
 
 NPU_EXPORT aclError aclrtMallocHost(void** hostPtr, size_t size) {
@@ -2306,14 +2306,14 @@ NPU_EXPORT aclError aclrtMallocHost(void** hostPtr, size_t size) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMallocHost(hostPtr, size);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMallocHost))f)(hostPtr, size);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMallocHost))f)(hostPtr, size));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
     void *f = npu_front_load(91);
     if (f == NULL)
         return (aclError)npu_front_fail(91);
-    return ((__typeof__(&aclrtMemAllocManaged))f)(ptr, size, flag);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemAllocManaged))f)(ptr, size, flag));
 }
 
 NPU_EXPORT aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
@@ -2321,14 +2321,14 @@ NPU_EXPORT aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t fla
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemAllocManaged(ptr, size, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemAllocManaged))f)(ptr, size, flag);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemAllocManaged))f)(ptr, size, flag));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtFreeHost(void* hostPtr) {
     void *f = npu_front_load(92);
     if (f == NULL)
         return (aclError)npu_front_fail(92);
-    return ((__typeof__(&aclrtFreeHost))f)(hostPtr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtFreeHost))f)(hostPtr));
 }
 
 NPU_EXPORT aclError aclrtFreeHost(void* hostPtr) {
@@ -2336,14 +2336,14 @@ NPU_EXPORT aclError aclrtFreeHost(void* hostPtr) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtFreeHost(hostPtr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtFreeHost))f)(hostPtr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtFreeHost))f)(hostPtr));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtFreeWithDevSync(void* devPtr) {
     void *f = npu_front_load(93);
     if (f == NULL)
         return (aclError)npu_front_fail(93);
-    return ((__typeof__(&aclrtFreeWithDevSync))f)(devPtr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtFreeWithDevSync))f)(devPtr));
 }
 
 NPU_EXPORT aclError aclrtFreeWithDevSync(void* devPtr) {
@@ -2351,14 +2351,14 @@ NPU_EXPORT aclError aclrtFreeWithDevSync(void* devPtr) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtFreeWithDevSync(devPtr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtFreeWithDevSync))f)(devPtr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtFreeWithDevSync))f)(devPtr));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtFreeHostWithDevSync(void* hostPtr) {
     void *f = npu_front_load(94);
     if (f == NULL)
         return (aclError)npu_front_fail(94);
-    return ((__typeof__(&aclrtFreeHostWithDevSync))f)(hostPtr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtFreeHostWithDevSync))f)(hostPtr));
 }
 
 NPU_EXPORT aclError aclrtFreeHostWithDevSync(void* hostPtr) {
@@ -2366,14 +2366,14 @@ NPU_EXPORT aclError aclrtFreeHostWithDevSync(void* hostPtr) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtFreeHostWithDevSync(hostPtr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtFreeHostWithDevSync))f)(hostPtr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtFreeHostWithDevSync))f)(hostPtr));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
     void *f = npu_front_load(95);
     if (f == NULL)
         return (aclError)npu_front_fail(95);
-    return ((__typeof__(&aclrtMemcpy))f)(dst, destMax, src, count, kind);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpy))f)(dst, destMax, src, count, kind));
 }
 
 NPU_EXPORT aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
@@ -2381,14 +2381,14 @@ NPU_EXPORT aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemcpy(dst, destMax, src, count, kind);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemcpy))f)(dst, destMax, src, count, kind);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpy))f)(dst, destMax, src, count, kind));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
     void *f = npu_front_load(96);
     if (f == NULL)
         return (aclError)npu_front_fail(96);
-    return ((__typeof__(&aclrtMemset))f)(devPtr, maxCount, value, count);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemset))f)(devPtr, maxCount, value, count));
 }
 
 NPU_EXPORT aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
@@ -2396,14 +2396,14 @@ NPU_EXPORT aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, si
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemset(devPtr, maxCount, value, count);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemset))f)(devPtr, maxCount, value, count);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemset))f)(devPtr, maxCount, value, count));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, aclrtStream stream) {
     void *f = npu_front_load(97);
     if (f == NULL)
         return (aclError)npu_front_fail(97);
-    return ((__typeof__(&aclrtMemcpyAsync))f)(dst, destMax, src, count, kind, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyAsync))f)(dst, destMax, src, count, kind, stream));
 }
 
 NPU_EXPORT aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, aclrtStream stream) {
@@ -2411,14 +2411,14 @@ NPU_EXPORT aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src,
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemcpyAsync(dst, destMax, src, count, kind, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemcpyAsync))f)(dst, destMax, src, count, kind, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyAsync))f)(dst, destMax, src, count, kind, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemsetD32(void* ptr, size_t memSize, uint32_t value, size_t N) {
     void *f = npu_front_load(98);
     if (f == NULL)
         return (aclError)npu_front_fail(98);
-    return ((__typeof__(&aclrtMemsetD32))f)(ptr, memSize, value, N);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemsetD32))f)(ptr, memSize, value, N));
 }
 
 NPU_EXPORT aclError aclrtMemsetD32(void* ptr, size_t memSize, uint32_t value, size_t N) {
@@ -2426,14 +2426,14 @@ NPU_EXPORT aclError aclrtMemsetD32(void* ptr, size_t memSize, uint32_t value, si
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemsetD32(ptr, memSize, value, N);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemsetD32))f)(ptr, memSize, value, N);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemsetD32))f)(ptr, memSize, value, N));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemsetD32Async(void* ptr, size_t memSize, uint32_t value, size_t N, aclrtStream stream) {
     void *f = npu_front_load(99);
     if (f == NULL)
         return (aclError)npu_front_fail(99);
-    return ((__typeof__(&aclrtMemsetD32Async))f)(ptr, memSize, value, N, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemsetD32Async))f)(ptr, memSize, value, N, stream));
 }
 
 NPU_EXPORT aclError aclrtMemsetD32Async(void* ptr, size_t memSize, uint32_t value, size_t N, aclrtStream stream) {
@@ -2441,14 +2441,14 @@ NPU_EXPORT aclError aclrtMemsetD32Async(void* ptr, size_t memSize, uint32_t valu
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemsetD32Async(ptr, memSize, value, N, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemsetD32Async))f)(ptr, memSize, value, N, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemsetD32Async))f)(ptr, memSize, value, N, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, aclrtStream stream) {
     void *f = npu_front_load(100);
     if (f == NULL)
         return (aclError)npu_front_fail(100);
-    return ((__typeof__(&aclrtMemcpyAsyncWithCondition))f)(dst, destMax, src, count, kind, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyAsyncWithCondition))f)(dst, destMax, src, count, kind, stream));
 }
 
 NPU_EXPORT aclError aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, aclrtStream stream) {
@@ -2456,14 +2456,14 @@ NPU_EXPORT aclError aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax, con
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemcpyAsyncWithCondition(dst, destMax, src, count, kind, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemcpyAsyncWithCondition))f)(dst, destMax, src, count, kind, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyAsyncWithCondition))f)(dst, destMax, src, count, kind, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind) {
     void *f = npu_front_load(101);
     if (f == NULL)
         return (aclError)npu_front_fail(101);
-    return ((__typeof__(&aclrtMemcpy2d))f)(dst, dpitch, src, spitch, width, height, kind);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpy2d))f)(dst, dpitch, src, spitch, width, height, kind));
 }
 
 NPU_EXPORT aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind) {
@@ -2471,14 +2471,14 @@ NPU_EXPORT aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, siz
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemcpy2d(dst, dpitch, src, spitch, width, height, kind);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemcpy2d))f)(dst, dpitch, src, spitch, width, height, kind);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpy2d))f)(dst, dpitch, src, spitch, width, height, kind));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind, aclrtStream stream) {
     void *f = npu_front_load(102);
     if (f == NULL)
         return (aclError)npu_front_fail(102);
-    return ((__typeof__(&aclrtMemcpy2dAsync))f)(dst, dpitch, src, spitch, width, height, kind, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpy2dAsync))f)(dst, dpitch, src, spitch, width, height, kind, stream));
 }
 
 NPU_EXPORT aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind, aclrtStream stream) {
@@ -2486,14 +2486,14 @@ NPU_EXPORT aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemcpy2dAsync(dst, dpitch, src, spitch, width, height, kind, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemcpy2dAsync))f)(dst, dpitch, src, spitch, width, height, kind, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpy2dAsync))f)(dst, dpitch, src, spitch, width, height, kind, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetSymbolAddress(const void* symbol, void** devPtr) {
     void *f = npu_front_load(103);
     if (f == NULL)
         return (aclError)npu_front_fail(103);
-    return ((__typeof__(&aclrtGetSymbolAddress))f)(symbol, devPtr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetSymbolAddress))f)(symbol, devPtr));
 }
 
 NPU_EXPORT aclError aclrtGetSymbolAddress(const void* symbol, void** devPtr) {
@@ -2501,14 +2501,14 @@ NPU_EXPORT aclError aclrtGetSymbolAddress(const void* symbol, void** devPtr) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetSymbolAddress(symbol, devPtr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetSymbolAddress))f)(symbol, devPtr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetSymbolAddress))f)(symbol, devPtr));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetSymbolSize(const void* symbol, size_t* size) {
     void *f = npu_front_load(104);
     if (f == NULL)
         return (aclError)npu_front_fail(104);
-    return ((__typeof__(&aclrtGetSymbolSize))f)(symbol, size);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetSymbolSize))f)(symbol, size));
 }
 
 NPU_EXPORT aclError aclrtGetSymbolSize(const void* symbol, size_t* size) {
@@ -2516,14 +2516,14 @@ NPU_EXPORT aclError aclrtGetSymbolSize(const void* symbol, size_t* size) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetSymbolSize(symbol, size);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetSymbolSize))f)(symbol, size);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetSymbolSize))f)(symbol, size));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemcpyFromSymbol(void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset, aclrtMemcpyKind kind) {
     void *f = npu_front_load(105);
     if (f == NULL)
         return (aclError)npu_front_fail(105);
-    return ((__typeof__(&aclrtMemcpyFromSymbol))f)(dst, dstMax, symbol, count, offset, kind);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyFromSymbol))f)(dst, dstMax, symbol, count, offset, kind));
 }
 
 NPU_EXPORT aclError aclrtMemcpyFromSymbol(void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset, aclrtMemcpyKind kind) {
@@ -2531,14 +2531,14 @@ NPU_EXPORT aclError aclrtMemcpyFromSymbol(void* dst, size_t dstMax, const void* 
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemcpyFromSymbol(dst, dstMax, symbol, count, offset, kind);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemcpyFromSymbol))f)(dst, dstMax, symbol, count, offset, kind);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyFromSymbol))f)(dst, dstMax, symbol, count, offset, kind));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemcpyFromSymbolAsync(void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream) {
     void *f = npu_front_load(106);
     if (f == NULL)
         return (aclError)npu_front_fail(106);
-    return ((__typeof__(&aclrtMemcpyFromSymbolAsync))f)(dst, dstMax, symbol, count, offset, kind, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyFromSymbolAsync))f)(dst, dstMax, symbol, count, offset, kind, stream));
 }
 
 NPU_EXPORT aclError aclrtMemcpyFromSymbolAsync(void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream) {
@@ -2546,14 +2546,14 @@ NPU_EXPORT aclError aclrtMemcpyFromSymbolAsync(void* dst, size_t dstMax, const v
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemcpyFromSymbolAsync(dst, dstMax, symbol, count, offset, kind, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemcpyFromSymbolAsync))f)(dst, dstMax, symbol, count, offset, kind, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyFromSymbolAsync))f)(dst, dstMax, symbol, count, offset, kind, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind) {
     void *f = npu_front_load(107);
     if (f == NULL)
         return (aclError)npu_front_fail(107);
-    return ((__typeof__(&aclrtMemcpyToSymbol))f)(symbol, src, count, offset, kind);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyToSymbol))f)(symbol, src, count, offset, kind));
 }
 
 NPU_EXPORT aclError aclrtMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind) {
@@ -2561,14 +2561,14 @@ NPU_EXPORT aclError aclrtMemcpyToSymbol(const void* symbol, const void* src, siz
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemcpyToSymbol(symbol, src, count, offset, kind);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemcpyToSymbol))f)(symbol, src, count, offset, kind);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyToSymbol))f)(symbol, src, count, offset, kind));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream) {
     void *f = npu_front_load(108);
     if (f == NULL)
         return (aclError)npu_front_fail(108);
-    return ((__typeof__(&aclrtMemcpyToSymbolAsync))f)(symbol, src, count, offset, kind, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyToSymbolAsync))f)(symbol, src, count, offset, kind, stream));
 }
 
 NPU_EXPORT aclError aclrtMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream) {
@@ -2576,14 +2576,14 @@ NPU_EXPORT aclError aclrtMemcpyToSymbolAsync(const void* symbol, const void* src
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemcpyToSymbolAsync(symbol, src, count, offset, kind, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemcpyToSymbolAsync))f)(symbol, src, count, offset, kind, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyToSymbolAsync))f)(symbol, src, count, offset, kind, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
     void *f = npu_front_load(109);
     if (f == NULL)
         return (aclError)npu_front_fail(109);
-    return ((__typeof__(&aclrtMemsetAsync))f)(devPtr, maxCount, value, count, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemsetAsync))f)(devPtr, maxCount, value, count, stream));
 }
 
 NPU_EXPORT aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
@@ -2591,14 +2591,14 @@ NPU_EXPORT aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t valu
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemsetAsync(devPtr, maxCount, value, count, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemsetAsync))f)(devPtr, maxCount, value, count, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemsetAsync))f)(devPtr, maxCount, value, count, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemManagedAdvise(const void* const ptr, uint64_t size, aclrtMemManagedAdviseType advise, aclrtMemManagedLocation location) {
     void *f = npu_front_load(110);
     if (f == NULL)
         return (aclError)npu_front_fail(110);
-    return ((__typeof__(&aclrtMemManagedAdvise))f)(ptr, size, advise, location);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemManagedAdvise))f)(ptr, size, advise, location));
 }
 
 NPU_EXPORT aclError aclrtMemManagedAdvise(const void* const ptr, uint64_t size, aclrtMemManagedAdviseType advise, aclrtMemManagedLocation location) {
@@ -2606,14 +2606,14 @@ NPU_EXPORT aclError aclrtMemManagedAdvise(const void* const ptr, uint64_t size, 
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemManagedAdvise(ptr, size, advise, location);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemManagedAdvise))f)(ptr, size, advise, location);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemManagedAdvise))f)(ptr, size, advise, location));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags) {
     void *f = npu_front_load(111);
     if (f == NULL)
         return (aclError)npu_front_fail(111);
-    return ((__typeof__(&aclrtReserveMemAddress))f)(virPtr, size, alignment, expectPtr, flags);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtReserveMemAddress))f)(virPtr, size, alignment, expectPtr, flags));
 }
 
 NPU_EXPORT aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags) {
@@ -2621,14 +2621,14 @@ NPU_EXPORT aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t al
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtReserveMemAddress(virPtr, size, alignment, expectPtr, flags);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtReserveMemAddress))f)(virPtr, size, alignment, expectPtr, flags);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtReserveMemAddress))f)(virPtr, size, alignment, expectPtr, flags));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtReleaseMemAddress(void* virPtr) {
     void *f = npu_front_load(112);
     if (f == NULL)
         return (aclError)npu_front_fail(112);
-    return ((__typeof__(&aclrtReleaseMemAddress))f)(virPtr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtReleaseMemAddress))f)(virPtr));
 }
 
 NPU_EXPORT aclError aclrtReleaseMemAddress(void* virPtr) {
@@ -2636,14 +2636,14 @@ NPU_EXPORT aclError aclrtReleaseMemAddress(void* virPtr) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtReleaseMemAddress(virPtr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtReleaseMemAddress))f)(virPtr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtReleaseMemAddress))f)(virPtr));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, const aclrtPhysicalMemProp* prop, uint64_t flags) {
     void *f = npu_front_load(113);
     if (f == NULL)
         return (aclError)npu_front_fail(113);
-    return ((__typeof__(&aclrtMallocPhysical))f)(handle, size, prop, flags);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMallocPhysical))f)(handle, size, prop, flags));
 }
 
 NPU_EXPORT aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, const aclrtPhysicalMemProp* prop, uint64_t flags) {
@@ -2651,14 +2651,14 @@ NPU_EXPORT aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, 
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMallocPhysical(handle, size, prop, flags);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMallocPhysical))f)(handle, size, prop, flags);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMallocPhysical))f)(handle, size, prop, flags));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtFreePhysical(aclrtDrvMemHandle handle) {
     void *f = npu_front_load(114);
     if (f == NULL)
         return (aclError)npu_front_fail(114);
-    return ((__typeof__(&aclrtFreePhysical))f)(handle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtFreePhysical))f)(handle));
 }
 
 NPU_EXPORT aclError aclrtFreePhysical(aclrtDrvMemHandle handle) {
@@ -2666,14 +2666,14 @@ NPU_EXPORT aclError aclrtFreePhysical(aclrtDrvMemHandle handle) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtFreePhysical(handle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtFreePhysical))f)(handle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtFreePhysical))f)(handle));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
     void *f = npu_front_load(115);
     if (f == NULL)
         return (aclError)npu_front_fail(115);
-    return ((__typeof__(&aclrtMapMem))f)(virPtr, size, offset, handle, flags);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMapMem))f)(virPtr, size, offset, handle, flags));
 }
 
 NPU_EXPORT aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
@@ -2681,14 +2681,14 @@ NPU_EXPORT aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtD
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMapMem(virPtr, size, offset, handle, flags);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMapMem))f)(virPtr, size, offset, handle, flags);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMapMem))f)(virPtr, size, offset, handle, flags));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtUnmapMem(void* virPtr) {
     void *f = npu_front_load(116);
     if (f == NULL)
         return (aclError)npu_front_fail(116);
-    return ((__typeof__(&aclrtUnmapMem))f)(virPtr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtUnmapMem))f)(virPtr));
 }
 
 NPU_EXPORT aclError aclrtUnmapMem(void* virPtr) {
@@ -2696,14 +2696,14 @@ NPU_EXPORT aclError aclrtUnmapMem(void* virPtr) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtUnmapMem(virPtr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtUnmapMem))f)(virPtr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtUnmapMem))f)(virPtr));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemMapNoAccess(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
     void *f = npu_front_load(117);
     if (f == NULL)
         return (aclError)npu_front_fail(117);
-    return ((__typeof__(&aclrtMemMapNoAccess))f)(virPtr, size, offset, handle, flags);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemMapNoAccess))f)(virPtr, size, offset, handle, flags));
 }
 
 NPU_EXPORT aclError aclrtMemMapNoAccess(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
@@ -2711,14 +2711,14 @@ NPU_EXPORT aclError aclrtMemMapNoAccess(void* virPtr, size_t size, size_t offset
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemMapNoAccess(virPtr, size, offset, handle, flags);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemMapNoAccess))f)(virPtr, size, offset, handle, flags);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemMapNoAccess))f)(virPtr, size, offset, handle, flags));
 }
 
 static NPU_FRONT_COLD aclrtStreamConfigHandle* load_aclrtCreateStreamConfigHandle(void) {
     void *f = npu_front_load(118);
     if (f == NULL)
         return ((void)npu_front_fail(118), (aclrtStreamConfigHandle*)NULL);
-    return ((__typeof__(&aclrtCreateStreamConfigHandle))f)();
+    NPU_FRONT_RETURN(aclrtStreamConfigHandle*, ((__typeof__(&aclrtCreateStreamConfigHandle))f)());
 }
 
 NPU_EXPORT aclrtStreamConfigHandle* aclrtCreateStreamConfigHandle(void) {
@@ -2726,14 +2726,14 @@ NPU_EXPORT aclrtStreamConfigHandle* aclrtCreateStreamConfigHandle(void) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCreateStreamConfigHandle();
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCreateStreamConfigHandle))f)();
+    NPU_FRONT_RETURN(aclrtStreamConfigHandle*, ((__typeof__(&aclrtCreateStreamConfigHandle))f)());
 }
 
 static NPU_FRONT_COLD aclError load_aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle* handle) {
     void *f = npu_front_load(119);
     if (f == NULL)
         return (aclError)npu_front_fail(119);
-    return ((__typeof__(&aclrtDestroyStreamConfigHandle))f)(handle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDestroyStreamConfigHandle))f)(handle));
 }
 
 NPU_EXPORT aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle* handle) {
@@ -2741,14 +2741,14 @@ NPU_EXPORT aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle* hand
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDestroyStreamConfigHandle(handle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtDestroyStreamConfigHandle))f)(handle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDestroyStreamConfigHandle))f)(handle));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, aclrtStreamConfigAttr attr, const void* attrValue, size_t valueSize) {
     void *f = npu_front_load(120);
     if (f == NULL)
         return (aclError)npu_front_fail(120);
-    return ((__typeof__(&aclrtSetStreamConfigOpt))f)(handle, attr, attrValue, valueSize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetStreamConfigOpt))f)(handle, attr, attrValue, valueSize));
 }
 
 NPU_EXPORT aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, aclrtStreamConfigAttr attr, const void* attrValue, size_t valueSize) {
@@ -2756,14 +2756,14 @@ NPU_EXPORT aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, acl
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetStreamConfigOpt(handle, attr, attrValue, valueSize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtSetStreamConfigOpt))f)(handle, attr, attrValue, valueSize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetStreamConfigOpt))f)(handle, attr, attrValue, valueSize));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtCreateStream(aclrtStream* stream) {
     void *f = npu_front_load(121);
     if (f == NULL)
         return (aclError)npu_front_fail(121);
-    return ((__typeof__(&aclrtCreateStream))f)(stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCreateStream))f)(stream));
 }
 
 NPU_EXPORT aclError aclrtCreateStream(aclrtStream* stream) {
@@ -2771,14 +2771,14 @@ NPU_EXPORT aclError aclrtCreateStream(aclrtStream* stream) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCreateStream(stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCreateStream))f)(stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCreateStream))f)(stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtCreateStreamV2(aclrtStream* stream, const aclrtStreamConfigHandle* handle) {
     void *f = npu_front_load(122);
     if (f == NULL)
         return (aclError)npu_front_fail(122);
-    return ((__typeof__(&aclrtCreateStreamV2))f)(stream, handle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCreateStreamV2))f)(stream, handle));
 }
 
 NPU_EXPORT aclError aclrtCreateStreamV2(aclrtStream* stream, const aclrtStreamConfigHandle* handle) {
@@ -2786,14 +2786,14 @@ NPU_EXPORT aclError aclrtCreateStreamV2(aclrtStream* stream, const aclrtStreamCo
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCreateStreamV2(stream, handle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCreateStreamV2))f)(stream, handle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCreateStreamV2))f)(stream, handle));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uint32_t flag) {
     void *f = npu_front_load(123);
     if (f == NULL)
         return (aclError)npu_front_fail(123);
-    return ((__typeof__(&aclrtCreateStreamWithConfig))f)(stream, priority, flag);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCreateStreamWithConfig))f)(stream, priority, flag));
 }
 
 NPU_EXPORT aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uint32_t flag) {
@@ -2801,14 +2801,14 @@ NPU_EXPORT aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t pr
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCreateStreamWithConfig(stream, priority, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCreateStreamWithConfig))f)(stream, priority, flag);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCreateStreamWithConfig))f)(stream, priority, flag));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtDestroyStream(aclrtStream stream) {
     void *f = npu_front_load(124);
     if (f == NULL)
         return (aclError)npu_front_fail(124);
-    return ((__typeof__(&aclrtDestroyStream))f)(stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDestroyStream))f)(stream));
 }
 
 NPU_EXPORT aclError aclrtDestroyStream(aclrtStream stream) {
@@ -2816,14 +2816,14 @@ NPU_EXPORT aclError aclrtDestroyStream(aclrtStream stream) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDestroyStream(stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtDestroyStream))f)(stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDestroyStream))f)(stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtDestroyStreamForce(aclrtStream stream) {
     void *f = npu_front_load(125);
     if (f == NULL)
         return (aclError)npu_front_fail(125);
-    return ((__typeof__(&aclrtDestroyStreamForce))f)(stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDestroyStreamForce))f)(stream));
 }
 
 NPU_EXPORT aclError aclrtDestroyStreamForce(aclrtStream stream) {
@@ -2831,7 +2831,7 @@ NPU_EXPORT aclError aclrtDestroyStreamForce(aclrtStream stream) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDestroyStreamForce(stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtDestroyStreamForce))f)(stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDestroyStreamForce))f)(stream));
 }
 
 /* Written in launchq.c. */
@@ -2841,7 +2841,7 @@ static NPU_FRONT_COLD aclError load_aclrtSynchronizeStreamWithTimeout(aclrtStrea
     void *f = npu_front_load(127);
     if (f == NULL)
         return (aclError)npu_front_fail(127);
-    return ((__typeof__(&aclrtSynchronizeStreamWithTimeout))f)(stream, timeout);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSynchronizeStreamWithTimeout))f)(stream, timeout));
 }
 
 NPU_EXPORT aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
@@ -2849,14 +2849,14 @@ NPU_EXPORT aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSynchronizeStreamWithTimeout(stream, timeout);
     NPU_LQ_BEFORE(1);
-    return npu_lq_after(((__typeof__(&aclrtSynchronizeStreamWithTimeout))f)(stream, timeout));
+    NPU_FRONT_AFTER(((__typeof__(&aclrtSynchronizeStreamWithTimeout))f)(stream, timeout));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
     void *f = npu_front_load(128);
     if (f == NULL)
         return (aclError)npu_front_fail(128);
-    return ((__typeof__(&aclrtStreamQuery))f)(stream, status);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtStreamQuery))f)(stream, status));
 }
 
 NPU_EXPORT aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
@@ -2864,14 +2864,14 @@ NPU_EXPORT aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* stat
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtStreamQuery(stream, status);
     NPU_LQ_BEFORE(1);
-    return ((__typeof__(&aclrtStreamQuery))f)(stream, status);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtStreamQuery))f)(stream, status));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority) {
     void *f = npu_front_load(129);
     if (f == NULL)
         return (aclError)npu_front_fail(129);
-    return ((__typeof__(&aclrtStreamGetPriority))f)(stream, priority);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtStreamGetPriority))f)(stream, priority));
 }
 
 NPU_EXPORT aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority) {
@@ -2879,14 +2879,14 @@ NPU_EXPORT aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t* priorit
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtStreamGetPriority(stream, priority);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtStreamGetPriority))f)(stream, priority);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtStreamGetPriority))f)(stream, priority));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags) {
     void *f = npu_front_load(130);
     if (f == NULL)
         return (aclError)npu_front_fail(130);
-    return ((__typeof__(&aclrtStreamGetFlags))f)(stream, flags);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtStreamGetFlags))f)(stream, flags));
 }
 
 NPU_EXPORT aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags) {
@@ -2894,14 +2894,14 @@ NPU_EXPORT aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtStreamGetFlags(stream, flags);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtStreamGetFlags))f)(stream, flags);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtStreamGetFlags))f)(stream, flags));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
     void *f = npu_front_load(131);
     if (f == NULL)
         return (aclError)npu_front_fail(131);
-    return ((__typeof__(&aclrtStreamWaitEvent))f)(stream, event);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtStreamWaitEvent))f)(stream, event));
 }
 
 NPU_EXPORT aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
@@ -2909,14 +2909,14 @@ NPU_EXPORT aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtStreamWaitEvent(stream, event);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtStreamWaitEvent))f)(stream, event);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtStreamWaitEvent))f)(stream, event));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout, uint32_t flag) {
     void *f = npu_front_load(132);
     if (f == NULL)
         return (aclError)npu_front_fail(132);
-    return ((__typeof__(&aclrtStreamWaitEventWithFlag))f)(stream, event, timeout, flag);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtStreamWaitEventWithFlag))f)(stream, event, timeout, flag));
 }
 
 NPU_EXPORT aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout, uint32_t flag) {
@@ -2924,14 +2924,14 @@ NPU_EXPORT aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent 
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtStreamWaitEventWithFlag(stream, event, timeout, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtStreamWaitEventWithFlag))f)(stream, event, timeout, flag);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtStreamWaitEventWithFlag))f)(stream, event, timeout, flag));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout) {
     void *f = npu_front_load(133);
     if (f == NULL)
         return (aclError)npu_front_fail(133);
-    return ((__typeof__(&aclrtStreamWaitEventWithTimeout))f)(stream, event, timeout);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtStreamWaitEventWithTimeout))f)(stream, event, timeout));
 }
 
 NPU_EXPORT aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout) {
@@ -2939,14 +2939,14 @@ NPU_EXPORT aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEve
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtStreamWaitEventWithTimeout(stream, event, timeout);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtStreamWaitEventWithTimeout))f)(stream, event, timeout);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtStreamWaitEventWithTimeout))f)(stream, event, timeout));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSetGroup(int32_t groupId) {
     void *f = npu_front_load(134);
     if (f == NULL)
         return (aclError)npu_front_fail(134);
-    return ((__typeof__(&aclrtSetGroup))f)(groupId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetGroup))f)(groupId));
 }
 
 NPU_EXPORT aclError aclrtSetGroup(int32_t groupId) {
@@ -2954,14 +2954,14 @@ NPU_EXPORT aclError aclrtSetGroup(int32_t groupId) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetGroup(groupId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtSetGroup))f)(groupId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetGroup))f)(groupId));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetGroupCount(uint32_t* count) {
     void *f = npu_front_load(135);
     if (f == NULL)
         return (aclError)npu_front_fail(135);
-    return ((__typeof__(&aclrtGetGroupCount))f)(count);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetGroupCount))f)(count));
 }
 
 NPU_EXPORT aclError aclrtGetGroupCount(uint32_t* count) {
@@ -2969,14 +2969,14 @@ NPU_EXPORT aclError aclrtGetGroupCount(uint32_t* count) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetGroupCount(count);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetGroupCount))f)(count);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetGroupCount))f)(count));
 }
 
 static NPU_FRONT_COLD aclrtGroupInfo* load_aclrtCreateGroupInfo(void) {
     void *f = npu_front_load(136);
     if (f == NULL)
         return ((void)npu_front_fail(136), (aclrtGroupInfo*)NULL);
-    return ((__typeof__(&aclrtCreateGroupInfo))f)();
+    NPU_FRONT_RETURN(aclrtGroupInfo*, ((__typeof__(&aclrtCreateGroupInfo))f)());
 }
 
 NPU_EXPORT aclrtGroupInfo* aclrtCreateGroupInfo(void) {
@@ -2984,14 +2984,14 @@ NPU_EXPORT aclrtGroupInfo* aclrtCreateGroupInfo(void) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCreateGroupInfo();
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCreateGroupInfo))f)();
+    NPU_FRONT_RETURN(aclrtGroupInfo*, ((__typeof__(&aclrtCreateGroupInfo))f)());
 }
 
 static NPU_FRONT_COLD aclError load_aclrtDestroyGroupInfo(aclrtGroupInfo* groupInfo) {
     void *f = npu_front_load(137);
     if (f == NULL)
         return (aclError)npu_front_fail(137);
-    return ((__typeof__(&aclrtDestroyGroupInfo))f)(groupInfo);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDestroyGroupInfo))f)(groupInfo));
 }
 
 NPU_EXPORT aclError aclrtDestroyGroupInfo(aclrtGroupInfo* groupInfo) {
@@ -2999,14 +2999,14 @@ NPU_EXPORT aclError aclrtDestroyGroupInfo(aclrtGroupInfo* groupInfo) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDestroyGroupInfo(groupInfo);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtDestroyGroupInfo))f)(groupInfo);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDestroyGroupInfo))f)(groupInfo));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetAllGroupInfo(aclrtGroupInfo* groupInfo) {
     void *f = npu_front_load(138);
     if (f == NULL)
         return (aclError)npu_front_fail(138);
-    return ((__typeof__(&aclrtGetAllGroupInfo))f)(groupInfo);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetAllGroupInfo))f)(groupInfo));
 }
 
 NPU_EXPORT aclError aclrtGetAllGroupInfo(aclrtGroupInfo* groupInfo) {
@@ -3014,14 +3014,14 @@ NPU_EXPORT aclError aclrtGetAllGroupInfo(aclrtGroupInfo* groupInfo) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetAllGroupInfo(groupInfo);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetAllGroupInfo))f)(groupInfo);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetAllGroupInfo))f)(groupInfo));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetGroupInfoDetail(const aclrtGroupInfo* groupInfo, int32_t groupIndex, aclrtGroupAttr attr, void* attrValue, size_t valueLen, size_t* paramRetSize) {
     void *f = npu_front_load(139);
     if (f == NULL)
         return (aclError)npu_front_fail(139);
-    return ((__typeof__(&aclrtGetGroupInfoDetail))f)(groupInfo, groupIndex, attr, attrValue, valueLen, paramRetSize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetGroupInfoDetail))f)(groupInfo, groupIndex, attr, attrValue, valueLen, paramRetSize));
 }
 
 NPU_EXPORT aclError aclrtGetGroupInfoDetail(const aclrtGroupInfo* groupInfo, int32_t groupIndex, aclrtGroupAttr attr, void* attrValue, size_t valueLen, size_t* paramRetSize) {
@@ -3029,14 +3029,14 @@ NPU_EXPORT aclError aclrtGetGroupInfoDetail(const aclrtGroupInfo* groupInfo, int
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetGroupInfoDetail(groupInfo, groupIndex, attr, attrValue, valueLen, paramRetSize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetGroupInfoDetail))f)(groupInfo, groupIndex, attr, attrValue, valueLen, paramRetSize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetGroupInfoDetail))f)(groupInfo, groupIndex, attr, attrValue, valueLen, paramRetSize));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int32_t peerDeviceId) {
     void *f = npu_front_load(140);
     if (f == NULL)
         return (aclError)npu_front_fail(140);
-    return ((__typeof__(&aclrtDeviceCanAccessPeer))f)(canAccessPeer, deviceId, peerDeviceId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceCanAccessPeer))f)(canAccessPeer, deviceId, peerDeviceId));
 }
 
 NPU_EXPORT aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int32_t peerDeviceId) {
@@ -3044,14 +3044,14 @@ NPU_EXPORT aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t dev
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDeviceCanAccessPeer(canAccessPeer, deviceId, peerDeviceId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtDeviceCanAccessPeer))f)(canAccessPeer, deviceId, peerDeviceId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceCanAccessPeer))f)(canAccessPeer, deviceId, peerDeviceId));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
     void *f = npu_front_load(141);
     if (f == NULL)
         return (aclError)npu_front_fail(141);
-    return ((__typeof__(&aclrtDeviceEnablePeerAccess))f)(peerDeviceId, flags);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceEnablePeerAccess))f)(peerDeviceId, flags));
 }
 
 NPU_EXPORT aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
@@ -3059,14 +3059,14 @@ NPU_EXPORT aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t f
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDeviceEnablePeerAccess(peerDeviceId, flags);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtDeviceEnablePeerAccess))f)(peerDeviceId, flags);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceEnablePeerAccess))f)(peerDeviceId, flags));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) {
     void *f = npu_front_load(142);
     if (f == NULL)
         return (aclError)npu_front_fail(142);
-    return ((__typeof__(&aclrtDeviceDisablePeerAccess))f)(peerDeviceId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceDisablePeerAccess))f)(peerDeviceId));
 }
 
 NPU_EXPORT aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) {
@@ -3074,14 +3074,14 @@ NPU_EXPORT aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDeviceDisablePeerAccess(peerDeviceId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtDeviceDisablePeerAccess))f)(peerDeviceId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceDisablePeerAccess))f)(peerDeviceId));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
     void *f = npu_front_load(143);
     if (f == NULL)
         return (aclError)npu_front_fail(143);
-    return ((__typeof__(&aclrtGetMemInfo))f)(attr, free, total);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetMemInfo))f)(attr, free, total));
 }
 
 NPU_EXPORT aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
@@ -3089,14 +3089,14 @@ NPU_EXPORT aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* tot
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetMemInfo(attr, free, total);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetMemInfo))f)(attr, free, total);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetMemInfo))f)(attr, free, total));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* memUsageInfo, size_t inputNum, size_t* outputNum) {
     void *f = npu_front_load(144);
     if (f == NULL)
         return (aclError)npu_front_fail(144);
-    return ((__typeof__(&aclrtGetMemUsageInfo))f)(deviceId, memUsageInfo, inputNum, outputNum);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetMemUsageInfo))f)(deviceId, memUsageInfo, inputNum, outputNum));
 }
 
 NPU_EXPORT aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* memUsageInfo, size_t inputNum, size_t* outputNum) {
@@ -3104,14 +3104,14 @@ NPU_EXPORT aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* me
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetMemUsageInfo(deviceId, memUsageInfo, inputNum, outputNum);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetMemUsageInfo))f)(deviceId, memUsageInfo, inputNum, outputNum);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetMemUsageInfo))f)(deviceId, memUsageInfo, inputNum, outputNum));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSetOpWaitTimeout(uint32_t timeout) {
     void *f = npu_front_load(145);
     if (f == NULL)
         return (aclError)npu_front_fail(145);
-    return ((__typeof__(&aclrtSetOpWaitTimeout))f)(timeout);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetOpWaitTimeout))f)(timeout));
 }
 
 NPU_EXPORT aclError aclrtSetOpWaitTimeout(uint32_t timeout) {
@@ -3119,14 +3119,14 @@ NPU_EXPORT aclError aclrtSetOpWaitTimeout(uint32_t timeout) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetOpWaitTimeout(timeout);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtSetOpWaitTimeout))f)(timeout);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetOpWaitTimeout))f)(timeout));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSetOpExecuteTimeOut(uint32_t timeout) {
     void *f = npu_front_load(146);
     if (f == NULL)
         return (aclError)npu_front_fail(146);
-    return ((__typeof__(&aclrtSetOpExecuteTimeOut))f)(timeout);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetOpExecuteTimeOut))f)(timeout));
 }
 
 NPU_EXPORT aclError aclrtSetOpExecuteTimeOut(uint32_t timeout) {
@@ -3134,14 +3134,14 @@ NPU_EXPORT aclError aclrtSetOpExecuteTimeOut(uint32_t timeout) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetOpExecuteTimeOut(timeout);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtSetOpExecuteTimeOut))f)(timeout);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetOpExecuteTimeOut))f)(timeout));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSetOpExecuteTimeOutWithMs(uint32_t timeout) {
     void *f = npu_front_load(147);
     if (f == NULL)
         return (aclError)npu_front_fail(147);
-    return ((__typeof__(&aclrtSetOpExecuteTimeOutWithMs))f)(timeout);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetOpExecuteTimeOutWithMs))f)(timeout));
 }
 
 NPU_EXPORT aclError aclrtSetOpExecuteTimeOutWithMs(uint32_t timeout) {
@@ -3149,14 +3149,14 @@ NPU_EXPORT aclError aclrtSetOpExecuteTimeOutWithMs(uint32_t timeout) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetOpExecuteTimeOutWithMs(timeout);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtSetOpExecuteTimeOutWithMs))f)(timeout);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetOpExecuteTimeOutWithMs))f)(timeout));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t* actualTimeout) {
     void *f = npu_front_load(148);
     if (f == NULL)
         return (aclError)npu_front_fail(148);
-    return ((__typeof__(&aclrtSetOpExecuteTimeOutV2))f)(timeout, actualTimeout);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetOpExecuteTimeOutV2))f)(timeout, actualTimeout));
 }
 
 NPU_EXPORT aclError aclrtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t* actualTimeout) {
@@ -3164,14 +3164,14 @@ NPU_EXPORT aclError aclrtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t* actua
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetOpExecuteTimeOutV2(timeout, actualTimeout);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtSetOpExecuteTimeOutV2))f)(timeout, actualTimeout);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetOpExecuteTimeOutV2))f)(timeout, actualTimeout));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetOpTimeOutInterval(uint64_t* interval) {
     void *f = npu_front_load(149);
     if (f == NULL)
         return (aclError)npu_front_fail(149);
-    return ((__typeof__(&aclrtGetOpTimeOutInterval))f)(interval);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetOpTimeOutInterval))f)(interval));
 }
 
 NPU_EXPORT aclError aclrtGetOpTimeOutInterval(uint64_t* interval) {
@@ -3179,14 +3179,14 @@ NPU_EXPORT aclError aclrtGetOpTimeOutInterval(uint64_t* interval) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetOpTimeOutInterval(interval);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetOpTimeOutInterval))f)(interval);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetOpTimeOutInterval))f)(interval));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag) {
     void *f = npu_front_load(150);
     if (f == NULL)
         return (aclError)npu_front_fail(150);
-    return ((__typeof__(&aclrtSetStreamOverflowSwitch))f)(stream, flag);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetStreamOverflowSwitch))f)(stream, flag));
 }
 
 NPU_EXPORT aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag) {
@@ -3194,14 +3194,14 @@ NPU_EXPORT aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t fl
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetStreamOverflowSwitch(stream, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtSetStreamOverflowSwitch))f)(stream, flag);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetStreamOverflowSwitch))f)(stream, flag));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag) {
     void *f = npu_front_load(151);
     if (f == NULL)
         return (aclError)npu_front_fail(151);
-    return ((__typeof__(&aclrtGetStreamOverflowSwitch))f)(stream, flag);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetStreamOverflowSwitch))f)(stream, flag));
 }
 
 NPU_EXPORT aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag) {
@@ -3209,14 +3209,14 @@ NPU_EXPORT aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* f
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetStreamOverflowSwitch(stream, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetStreamOverflowSwitch))f)(stream, flag);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetStreamOverflowSwitch))f)(stream, flag));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
     void *f = npu_front_load(152);
     if (f == NULL)
         return (aclError)npu_front_fail(152);
-    return ((__typeof__(&aclrtSetDeviceSatMode))f)(mode);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetDeviceSatMode))f)(mode));
 }
 
 NPU_EXPORT aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
@@ -3224,14 +3224,14 @@ NPU_EXPORT aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetDeviceSatMode(mode);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtSetDeviceSatMode))f)(mode);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetDeviceSatMode))f)(mode));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode) {
     void *f = npu_front_load(153);
     if (f == NULL)
         return (aclError)npu_front_fail(153);
-    return ((__typeof__(&aclrtGetDeviceSatMode))f)(mode);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetDeviceSatMode))f)(mode));
 }
 
 NPU_EXPORT aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode) {
@@ -3239,14 +3239,14 @@ NPU_EXPORT aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetDeviceSatMode(mode);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetDeviceSatMode))f)(mode);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetDeviceSatMode))f)(mode));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetOverflowStatus(void* outputAddr, size_t outputSize, aclrtStream stream) {
     void *f = npu_front_load(154);
     if (f == NULL)
         return (aclError)npu_front_fail(154);
-    return ((__typeof__(&aclrtGetOverflowStatus))f)(outputAddr, outputSize, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetOverflowStatus))f)(outputAddr, outputSize, stream));
 }
 
 NPU_EXPORT aclError aclrtGetOverflowStatus(void* outputAddr, size_t outputSize, aclrtStream stream) {
@@ -3254,14 +3254,14 @@ NPU_EXPORT aclError aclrtGetOverflowStatus(void* outputAddr, size_t outputSize, 
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetOverflowStatus(outputAddr, outputSize, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetOverflowStatus))f)(outputAddr, outputSize, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetOverflowStatus))f)(outputAddr, outputSize, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtResetOverflowStatus(aclrtStream stream) {
     void *f = npu_front_load(155);
     if (f == NULL)
         return (aclError)npu_front_fail(155);
-    return ((__typeof__(&aclrtResetOverflowStatus))f)(stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtResetOverflowStatus))f)(stream));
 }
 
 NPU_EXPORT aclError aclrtResetOverflowStatus(aclrtStream stream) {
@@ -3269,14 +3269,14 @@ NPU_EXPORT aclError aclrtResetOverflowStatus(aclrtStream stream) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtResetOverflowStatus(stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtResetOverflowStatus))f)(stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtResetOverflowStatus))f)(stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream) {
     void *f = npu_front_load(156);
     if (f == NULL)
         return (aclError)npu_front_fail(156);
-    return ((__typeof__(&aclrtSubscribeHostFunc))f)(hostFuncThreadId, exeStream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSubscribeHostFunc))f)(hostFuncThreadId, exeStream));
 }
 
 NPU_EXPORT aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream) {
@@ -3284,14 +3284,14 @@ NPU_EXPORT aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStrea
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSubscribeHostFunc(hostFuncThreadId, exeStream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtSubscribeHostFunc))f)(hostFuncThreadId, exeStream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSubscribeHostFunc))f)(hostFuncThreadId, exeStream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtProcessHostFunc(int32_t timeout) {
     void *f = npu_front_load(157);
     if (f == NULL)
         return (aclError)npu_front_fail(157);
-    return ((__typeof__(&aclrtProcessHostFunc))f)(timeout);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtProcessHostFunc))f)(timeout));
 }
 
 NPU_EXPORT aclError aclrtProcessHostFunc(int32_t timeout) {
@@ -3299,14 +3299,14 @@ NPU_EXPORT aclError aclrtProcessHostFunc(int32_t timeout) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtProcessHostFunc(timeout);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtProcessHostFunc))f)(timeout);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtProcessHostFunc))f)(timeout));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream) {
     void *f = npu_front_load(158);
     if (f == NULL)
         return (aclError)npu_front_fail(158);
-    return ((__typeof__(&aclrtUnSubscribeHostFunc))f)(hostFuncThreadId, exeStream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtUnSubscribeHostFunc))f)(hostFuncThreadId, exeStream));
 }
 
 NPU_EXPORT aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream) {
@@ -3314,14 +3314,14 @@ NPU_EXPORT aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStr
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtUnSubscribeHostFunc(hostFuncThreadId, exeStream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtUnSubscribeHostFunc))f)(hostFuncThreadId, exeStream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtUnSubscribeHostFunc))f)(hostFuncThreadId, exeStream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* deviceStatus) {
     void *f = npu_front_load(159);
     if (f == NULL)
         return (aclError)npu_front_fail(159);
-    return ((__typeof__(&aclrtQueryDeviceStatus))f)(deviceId, deviceStatus);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtQueryDeviceStatus))f)(deviceId, deviceStatus));
 }
 
 NPU_EXPORT aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* deviceStatus) {
@@ -3329,14 +3329,14 @@ NPU_EXPORT aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* 
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtQueryDeviceStatus(deviceId, deviceStatus);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtQueryDeviceStatus))f)(deviceId, deviceStatus);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtQueryDeviceStatus))f)(deviceId, deviceStatus));
 }
 
 static NPU_FRONT_COLD aclrtBinary load_aclrtCreateBinary(const void* data, size_t dataLen) {
     void *f = npu_front_load(160);
     if (f == NULL)
         return ((void)npu_front_fail(160), (aclrtBinary)NULL);
-    return ((__typeof__(&aclrtCreateBinary))f)(data, dataLen);
+    NPU_FRONT_RETURN(aclrtBinary, ((__typeof__(&aclrtCreateBinary))f)(data, dataLen));
 }
 
 NPU_EXPORT aclrtBinary aclrtCreateBinary(const void* data, size_t dataLen) {
@@ -3344,14 +3344,14 @@ NPU_EXPORT aclrtBinary aclrtCreateBinary(const void* data, size_t dataLen) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCreateBinary(data, dataLen);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCreateBinary))f)(data, dataLen);
+    NPU_FRONT_RETURN(aclrtBinary, ((__typeof__(&aclrtCreateBinary))f)(data, dataLen));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtDestroyBinary(aclrtBinary binary) {
     void *f = npu_front_load(161);
     if (f == NULL)
         return (aclError)npu_front_fail(161);
-    return ((__typeof__(&aclrtDestroyBinary))f)(binary);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDestroyBinary))f)(binary));
 }
 
 NPU_EXPORT aclError aclrtDestroyBinary(aclrtBinary binary) {
@@ -3359,14 +3359,14 @@ NPU_EXPORT aclError aclrtDestroyBinary(aclrtBinary binary) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDestroyBinary(binary);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtDestroyBinary))f)(binary);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDestroyBinary))f)(binary));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle* binHandle) {
     void *f = npu_front_load(162);
     if (f == NULL)
         return (aclError)npu_front_fail(162);
-    return ((__typeof__(&aclrtBinaryLoad))f)(binary, binHandle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtBinaryLoad))f)(binary, binHandle));
 }
 
 NPU_EXPORT aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle* binHandle) {
@@ -3374,14 +3374,14 @@ NPU_EXPORT aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle* bi
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtBinaryLoad(binary, binHandle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtBinaryLoad))f)(binary, binHandle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtBinaryLoad))f)(binary, binHandle));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
     void *f = npu_front_load(163);
     if (f == NULL)
         return (aclError)npu_front_fail(163);
-    return ((__typeof__(&aclrtBinaryUnLoad))f)(binHandle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtBinaryUnLoad))f)(binHandle));
 }
 
 NPU_EXPORT aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
@@ -3389,14 +3389,14 @@ NPU_EXPORT aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtBinaryUnLoad(binHandle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtBinaryUnLoad))f)(binHandle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtBinaryUnLoad))f)(binHandle));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char* kernelName, aclrtFuncHandle* funcHandle) {
     void *f = npu_front_load(164);
     if (f == NULL)
         return (aclError)npu_front_fail(164);
-    return ((__typeof__(&aclrtBinaryGetFunction))f)(binHandle, kernelName, funcHandle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtBinaryGetFunction))f)(binHandle, kernelName, funcHandle));
 }
 
 NPU_EXPORT aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char* kernelName, aclrtFuncHandle* funcHandle) {
@@ -3404,7 +3404,7 @@ NPU_EXPORT aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtBinaryGetFunction(binHandle, kernelName, funcHandle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtBinaryGetFunction))f)(binHandle, kernelName, funcHandle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtBinaryGetFunction))f)(binHandle, kernelName, funcHandle));
 }
 
 /* Written in launchq.c. */
@@ -3414,7 +3414,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemExportToShareableHandle(aclrtDrvMemH
     void *f = npu_front_load(166);
     if (f == NULL)
         return (aclError)npu_front_fail(166);
-    return ((__typeof__(&aclrtMemExportToShareableHandle))f)(handle, handleType, flags, shareableHandle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemExportToShareableHandle))f)(handle, handleType, flags, shareableHandle));
 }
 
 NPU_EXPORT aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle) {
@@ -3422,14 +3422,14 @@ NPU_EXPORT aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, ac
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemExportToShareableHandle(handle, handleType, flags, shareableHandle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemExportToShareableHandle))f)(handle, handleType, flags, shareableHandle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemExportToShareableHandle))f)(handle, handleType, flags, shareableHandle));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle, uint64_t flags, aclrtMemSharedHandleType shareType, void* shareableHandle) {
     void *f = npu_front_load(167);
     if (f == NULL)
         return (aclError)npu_front_fail(167);
-    return ((__typeof__(&aclrtMemExportToShareableHandleV2))f)(handle, flags, shareType, shareableHandle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemExportToShareableHandleV2))f)(handle, flags, shareType, shareableHandle));
 }
 
 NPU_EXPORT aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle, uint64_t flags, aclrtMemSharedHandleType shareType, void* shareableHandle) {
@@ -3437,14 +3437,14 @@ NPU_EXPORT aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle, 
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemExportToShareableHandleV2(handle, flags, shareType, shareableHandle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemExportToShareableHandleV2))f)(handle, flags, shareType, shareableHandle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemExportToShareableHandleV2))f)(handle, flags, shareType, shareableHandle));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle* handle) {
     void *f = npu_front_load(168);
     if (f == NULL)
         return (aclError)npu_front_fail(168);
-    return ((__typeof__(&aclrtMemImportFromShareableHandle))f)(shareableHandle, deviceId, handle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemImportFromShareableHandle))f)(shareableHandle, deviceId, handle));
 }
 
 NPU_EXPORT aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle* handle) {
@@ -3452,14 +3452,14 @@ NPU_EXPORT aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, 
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemImportFromShareableHandle(shareableHandle, deviceId, handle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemImportFromShareableHandle))f)(shareableHandle, deviceId, handle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemImportFromShareableHandle))f)(shareableHandle, deviceId, handle));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemImportFromShareableHandleV2(void* shareableHandle, aclrtMemSharedHandleType shareType, uint64_t flags, aclrtDrvMemHandle* handle) {
     void *f = npu_front_load(169);
     if (f == NULL)
         return (aclError)npu_front_fail(169);
-    return ((__typeof__(&aclrtMemImportFromShareableHandleV2))f)(shareableHandle, shareType, flags, handle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemImportFromShareableHandleV2))f)(shareableHandle, shareType, flags, handle));
 }
 
 NPU_EXPORT aclError aclrtMemImportFromShareableHandleV2(void* shareableHandle, aclrtMemSharedHandleType shareType, uint64_t flags, aclrtDrvMemHandle* handle) {
@@ -3467,14 +3467,14 @@ NPU_EXPORT aclError aclrtMemImportFromShareableHandleV2(void* shareableHandle, a
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemImportFromShareableHandleV2(shareableHandle, shareType, flags, handle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemImportFromShareableHandleV2))f)(shareableHandle, shareType, flags, handle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemImportFromShareableHandleV2))f)(shareableHandle, shareType, flags, handle));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid, size_t pidNum) {
     void *f = npu_front_load(170);
     if (f == NULL)
         return (aclError)npu_front_fail(170);
-    return ((__typeof__(&aclrtMemSetPidToShareableHandle))f)(shareableHandle, pid, pidNum);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemSetPidToShareableHandle))f)(shareableHandle, pid, pidNum));
 }
 
 NPU_EXPORT aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid, size_t pidNum) {
@@ -3482,14 +3482,14 @@ NPU_EXPORT aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, in
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemSetPidToShareableHandle(shareableHandle, pid, pidNum);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemSetPidToShareableHandle))f)(shareableHandle, pid, pidNum);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemSetPidToShareableHandle))f)(shareableHandle, pid, pidNum));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemSetPidToShareableHandleV2(void* shareableHandle, aclrtMemSharedHandleType shareType, int32_t* pid, size_t pidNum) {
     void *f = npu_front_load(171);
     if (f == NULL)
         return (aclError)npu_front_fail(171);
-    return ((__typeof__(&aclrtMemSetPidToShareableHandleV2))f)(shareableHandle, shareType, pid, pidNum);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemSetPidToShareableHandleV2))f)(shareableHandle, shareType, pid, pidNum));
 }
 
 NPU_EXPORT aclError aclrtMemSetPidToShareableHandleV2(void* shareableHandle, aclrtMemSharedHandleType shareType, int32_t* pid, size_t pidNum) {
@@ -3497,14 +3497,14 @@ NPU_EXPORT aclError aclrtMemSetPidToShareableHandleV2(void* shareableHandle, acl
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemSetPidToShareableHandleV2(shareableHandle, shareType, pid, pidNum);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemSetPidToShareableHandleV2))f)(shareableHandle, shareType, pid, pidNum);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemSetPidToShareableHandleV2))f)(shareableHandle, shareType, pid, pidNum));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option, size_t* granularity) {
     void *f = npu_front_load(172);
     if (f == NULL)
         return (aclError)npu_front_fail(172);
-    return ((__typeof__(&aclrtMemGetAllocationGranularity))f)(prop, option, granularity);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemGetAllocationGranularity))f)(prop, option, granularity));
 }
 
 NPU_EXPORT aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option, size_t* granularity) {
@@ -3512,14 +3512,14 @@ NPU_EXPORT aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop,
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemGetAllocationGranularity(prop, option, granularity);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemGetAllocationGranularity))f)(prop, option, granularity);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemGetAllocationGranularity))f)(prop, option, granularity));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtDeviceGetBareTgid(int32_t* pid) {
     void *f = npu_front_load(173);
     if (f == NULL)
         return (aclError)npu_front_fail(173);
-    return ((__typeof__(&aclrtDeviceGetBareTgid))f)(pid);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceGetBareTgid))f)(pid));
 }
 
 NPU_EXPORT aclError aclrtDeviceGetBareTgid(int32_t* pid) {
@@ -3527,14 +3527,14 @@ NPU_EXPORT aclError aclrtDeviceGetBareTgid(int32_t* pid) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDeviceGetBareTgid(pid);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtDeviceGetBareTgid))f)(pid);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceGetBareTgid))f)(pid));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, aclrtStream stream) {
     void *f = npu_front_load(174);
     if (f == NULL)
         return (aclError)npu_front_fail(174);
-    return ((__typeof__(&aclrtCmoAsync))f)(src, size, cmoType, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCmoAsync))f)(src, size, cmoType, stream));
 }
 
 NPU_EXPORT aclError aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, aclrtStream stream) {
@@ -3542,14 +3542,14 @@ NPU_EXPORT aclError aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, 
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCmoAsync(src, size, cmoType, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCmoAsync))f)(src, size, cmoType, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCmoAsync))f)(src, size, cmoType, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize, size_t* retSize) {
     void *f = npu_front_load(175);
     if (f == NULL)
         return (aclError)npu_front_fail(175);
-    return ((__typeof__(&aclrtGetMemUceInfo))f)(deviceId, memUceInfoArray, arraySize, retSize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetMemUceInfo))f)(deviceId, memUceInfoArray, arraySize, retSize));
 }
 
 NPU_EXPORT aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize, size_t* retSize) {
@@ -3557,14 +3557,14 @@ NPU_EXPORT aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo* memUce
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetMemUceInfo(deviceId, memUceInfoArray, arraySize, retSize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetMemUceInfo))f)(deviceId, memUceInfoArray, arraySize, retSize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetMemUceInfo))f)(deviceId, memUceInfoArray, arraySize, retSize));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
     void *f = npu_front_load(176);
     if (f == NULL)
         return (aclError)npu_front_fail(176);
-    return ((__typeof__(&aclrtDeviceTaskAbort))f)(deviceId, timeout);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceTaskAbort))f)(deviceId, timeout));
 }
 
 NPU_EXPORT aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
@@ -3572,14 +3572,14 @@ NPU_EXPORT aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDeviceTaskAbort(deviceId, timeout);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtDeviceTaskAbort))f)(deviceId, timeout);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceTaskAbort))f)(deviceId, timeout));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize) {
     void *f = npu_front_load(177);
     if (f == NULL)
         return (aclError)npu_front_fail(177);
-    return ((__typeof__(&aclrtMemUceRepair))f)(deviceId, memUceInfoArray, arraySize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemUceRepair))f)(deviceId, memUceInfoArray, arraySize));
 }
 
 NPU_EXPORT aclError aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize) {
@@ -3587,14 +3587,14 @@ NPU_EXPORT aclError aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo* memUceI
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemUceRepair(deviceId, memUceInfoArray, arraySize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemUceRepair))f)(deviceId, memUceInfoArray, arraySize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemUceRepair))f)(deviceId, memUceInfoArray, arraySize));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtStreamAbort(aclrtStream stream) {
     void *f = npu_front_load(178);
     if (f == NULL)
         return (aclError)npu_front_fail(178);
-    return ((__typeof__(&aclrtStreamAbort))f)(stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtStreamAbort))f)(stream));
 }
 
 NPU_EXPORT aclError aclrtStreamAbort(aclrtStream stream) {
@@ -3602,14 +3602,14 @@ NPU_EXPORT aclError aclrtStreamAbort(aclrtStream stream) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtStreamAbort(stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtStreamAbort))f)(stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtStreamAbort))f)(stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtBinaryLoadFromFile(const char* binPath, aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle) {
     void *f = npu_front_load(179);
     if (f == NULL)
         return (aclError)npu_front_fail(179);
-    return ((__typeof__(&aclrtBinaryLoadFromFile))f)(binPath, options, binHandle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtBinaryLoadFromFile))f)(binPath, options, binHandle));
 }
 
 NPU_EXPORT aclError aclrtBinaryLoadFromFile(const char* binPath, aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle) {
@@ -3617,14 +3617,14 @@ NPU_EXPORT aclError aclrtBinaryLoadFromFile(const char* binPath, aclrtBinaryLoad
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtBinaryLoadFromFile(binPath, options, binHandle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtBinaryLoadFromFile))f)(binPath, options, binHandle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtBinaryLoadFromFile))f)(binPath, options, binHandle));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtBinaryGetDevAddress(const aclrtBinHandle binHandle, void** binAddr, size_t* binSize) {
     void *f = npu_front_load(180);
     if (f == NULL)
         return (aclError)npu_front_fail(180);
-    return ((__typeof__(&aclrtBinaryGetDevAddress))f)(binHandle, binAddr, binSize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtBinaryGetDevAddress))f)(binHandle, binAddr, binSize));
 }
 
 NPU_EXPORT aclError aclrtBinaryGetDevAddress(const aclrtBinHandle binHandle, void** binAddr, size_t* binSize) {
@@ -3632,14 +3632,14 @@ NPU_EXPORT aclError aclrtBinaryGetDevAddress(const aclrtBinHandle binHandle, voi
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtBinaryGetDevAddress(binHandle, binAddr, binSize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtBinaryGetDevAddress))f)(binHandle, binAddr, binSize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtBinaryGetDevAddress))f)(binHandle, binAddr, binSize));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtBinaryGetFunctionByEntry(aclrtBinHandle binHandle, uint64_t funcEntry, aclrtFuncHandle* funcHandle) {
     void *f = npu_front_load(181);
     if (f == NULL)
         return (aclError)npu_front_fail(181);
-    return ((__typeof__(&aclrtBinaryGetFunctionByEntry))f)(binHandle, funcEntry, funcHandle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtBinaryGetFunctionByEntry))f)(binHandle, funcEntry, funcHandle));
 }
 
 NPU_EXPORT aclError aclrtBinaryGetFunctionByEntry(aclrtBinHandle binHandle, uint64_t funcEntry, aclrtFuncHandle* funcHandle) {
@@ -3647,14 +3647,14 @@ NPU_EXPORT aclError aclrtBinaryGetFunctionByEntry(aclrtBinHandle binHandle, uint
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtBinaryGetFunctionByEntry(binHandle, funcEntry, funcHandle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtBinaryGetFunctionByEntry))f)(binHandle, funcEntry, funcHandle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtBinaryGetFunctionByEntry))f)(binHandle, funcEntry, funcHandle));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* name, void** dptr, size_t* size) {
     void *f = npu_front_load(182);
     if (f == NULL)
         return (aclError)npu_front_fail(182);
-    return ((__typeof__(&aclrtBinaryGetGlobal))f)(binHandle, name, dptr, size);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtBinaryGetGlobal))f)(binHandle, name, dptr, size));
 }
 
 NPU_EXPORT aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* name, void** dptr, size_t* size) {
@@ -3662,14 +3662,14 @@ NPU_EXPORT aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* n
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtBinaryGetGlobal(binHandle, name, dptr, size);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtBinaryGetGlobal))f)(binHandle, name, dptr, size);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtBinaryGetGlobal))f)(binHandle, name, dptr, size));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetFuncBySymbol(const void* symbol, aclrtFuncHandle* funcHandle) {
     void *f = npu_front_load(183);
     if (f == NULL)
         return (aclError)npu_front_fail(183);
-    return ((__typeof__(&aclrtGetFuncBySymbol))f)(symbol, funcHandle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetFuncBySymbol))f)(symbol, funcHandle));
 }
 
 NPU_EXPORT aclError aclrtGetFuncBySymbol(const void* symbol, aclrtFuncHandle* funcHandle) {
@@ -3677,14 +3677,14 @@ NPU_EXPORT aclError aclrtGetFuncBySymbol(const void* symbol, aclrtFuncHandle* fu
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetFuncBySymbol(symbol, funcHandle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetFuncBySymbol))f)(symbol, funcHandle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetFuncBySymbol))f)(symbol, funcHandle));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void** aicAddr, void** aivAddr) {
     void *f = npu_front_load(184);
     if (f == NULL)
         return (aclError)npu_front_fail(184);
-    return ((__typeof__(&aclrtGetFunctionAddr))f)(funcHandle, aicAddr, aivAddr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetFunctionAddr))f)(funcHandle, aicAddr, aivAddr));
 }
 
 NPU_EXPORT aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void** aicAddr, void** aivAddr) {
@@ -3692,14 +3692,14 @@ NPU_EXPORT aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void** aicA
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetFunctionAddr(funcHandle, aicAddr, aivAddr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetFunctionAddr))f)(funcHandle, aicAddr, aivAddr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetFunctionAddr))f)(funcHandle, aicAddr, aivAddr));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize) {
     void *f = npu_front_load(185);
     if (f == NULL)
         return (aclError)npu_front_fail(185);
-    return ((__typeof__(&aclrtGetFunctionSize))f)(funcHandle, aicSize, aivSize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetFunctionSize))f)(funcHandle, aicSize, aivSize));
 }
 
 NPU_EXPORT aclError aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize) {
@@ -3707,14 +3707,14 @@ NPU_EXPORT aclError aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t* aic
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetFunctionSize(funcHandle, aicSize, aivSize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetFunctionSize))f)(funcHandle, aicSize, aivSize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetFunctionSize))f)(funcHandle, aicSize, aivSize));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t* descSize) {
     void *f = npu_front_load(186);
     if (f == NULL)
         return (aclError)npu_front_fail(186);
-    return ((__typeof__(&aclrtGetMemcpyDescSize))f)(kind, descSize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetMemcpyDescSize))f)(kind, descSize));
 }
 
 NPU_EXPORT aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t* descSize) {
@@ -3722,14 +3722,14 @@ NPU_EXPORT aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t* descSiz
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetMemcpyDescSize(kind, descSize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetMemcpyDescSize))f)(kind, descSize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetMemcpyDescSize))f)(kind, descSize));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSetMemcpyDesc(void* desc, aclrtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, void* config) {
     void *f = npu_front_load(187);
     if (f == NULL)
         return (aclError)npu_front_fail(187);
-    return ((__typeof__(&aclrtSetMemcpyDesc))f)(desc, kind, srcAddr, dstAddr, count, config);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetMemcpyDesc))f)(desc, kind, srcAddr, dstAddr, count, config));
 }
 
 NPU_EXPORT aclError aclrtSetMemcpyDesc(void* desc, aclrtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, void* config) {
@@ -3737,14 +3737,14 @@ NPU_EXPORT aclError aclrtSetMemcpyDesc(void* desc, aclrtMemcpyKind kind, void* s
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetMemcpyDesc(desc, kind, srcAddr, dstAddr, count, config);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtSetMemcpyDesc))f)(desc, kind, srcAddr, dstAddr, count, config);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetMemcpyDesc))f)(desc, kind, srcAddr, dstAddr, count, config));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemcpyAsyncWithOffset(void** dst, size_t destMax, size_t dstDataOffset, const void** src, size_t count, size_t srcDataOffset, aclrtMemcpyKind kind, aclrtStream stream) {
     void *f = npu_front_load(188);
     if (f == NULL)
         return (aclError)npu_front_fail(188);
-    return ((__typeof__(&aclrtMemcpyAsyncWithOffset))f)(dst, destMax, dstDataOffset, src, count, srcDataOffset, kind, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyAsyncWithOffset))f)(dst, destMax, dstDataOffset, src, count, srcDataOffset, kind, stream));
 }
 
 NPU_EXPORT aclError aclrtMemcpyAsyncWithOffset(void** dst, size_t destMax, size_t dstDataOffset, const void** src, size_t count, size_t srcDataOffset, aclrtMemcpyKind kind, aclrtStream stream) {
@@ -3752,14 +3752,14 @@ NPU_EXPORT aclError aclrtMemcpyAsyncWithOffset(void** dst, size_t destMax, size_
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemcpyAsyncWithOffset(dst, destMax, dstDataOffset, src, count, srcDataOffset, kind, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemcpyAsyncWithOffset))f)(dst, destMax, dstDataOffset, src, count, srcDataOffset, kind, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyAsyncWithOffset))f)(dst, destMax, dstDataOffset, src, count, srcDataOffset, kind, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemcpyAsyncWithDesc(void* desc, aclrtMemcpyKind kind, aclrtStream stream) {
     void *f = npu_front_load(189);
     if (f == NULL)
         return (aclError)npu_front_fail(189);
-    return ((__typeof__(&aclrtMemcpyAsyncWithDesc))f)(desc, kind, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyAsyncWithDesc))f)(desc, kind, stream));
 }
 
 NPU_EXPORT aclError aclrtMemcpyAsyncWithDesc(void* desc, aclrtMemcpyKind kind, aclrtStream stream) {
@@ -3767,14 +3767,14 @@ NPU_EXPORT aclError aclrtMemcpyAsyncWithDesc(void* desc, aclrtMemcpyKind kind, a
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemcpyAsyncWithDesc(desc, kind, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemcpyAsyncWithDesc))f)(desc, kind, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyAsyncWithDesc))f)(desc, kind, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t* memSize) {
     void *f = npu_front_load(190);
     if (f == NULL)
         return (aclError)npu_front_fail(190);
-    return ((__typeof__(&aclrtKernelArgsGetHandleMemSize))f)(funcHandle, memSize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtKernelArgsGetHandleMemSize))f)(funcHandle, memSize));
 }
 
 NPU_EXPORT aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t* memSize) {
@@ -3782,14 +3782,14 @@ NPU_EXPORT aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, 
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtKernelArgsGetHandleMemSize(funcHandle, memSize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtKernelArgsGetHandleMemSize))f)(funcHandle, memSize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtKernelArgsGetHandleMemSize))f)(funcHandle, memSize));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t userArgsSize, size_t* actualArgsSize) {
     void *f = npu_front_load(191);
     if (f == NULL)
         return (aclError)npu_front_fail(191);
-    return ((__typeof__(&aclrtKernelArgsGetMemSize))f)(funcHandle, userArgsSize, actualArgsSize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtKernelArgsGetMemSize))f)(funcHandle, userArgsSize, actualArgsSize));
 }
 
 NPU_EXPORT aclError aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t userArgsSize, size_t* actualArgsSize) {
@@ -3797,14 +3797,14 @@ NPU_EXPORT aclError aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtKernelArgsGetMemSize(funcHandle, userArgsSize, actualArgsSize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtKernelArgsGetMemSize))f)(funcHandle, userArgsSize, actualArgsSize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtKernelArgsGetMemSize))f)(funcHandle, userArgsSize, actualArgsSize));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle* argsHandle) {
     void *f = npu_front_load(192);
     if (f == NULL)
         return (aclError)npu_front_fail(192);
-    return ((__typeof__(&aclrtKernelArgsInit))f)(funcHandle, argsHandle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtKernelArgsInit))f)(funcHandle, argsHandle));
 }
 
 NPU_EXPORT aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle* argsHandle) {
@@ -3812,14 +3812,14 @@ NPU_EXPORT aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHan
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtKernelArgsInit(funcHandle, argsHandle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtKernelArgsInit))f)(funcHandle, argsHandle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtKernelArgsInit))f)(funcHandle, argsHandle));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, aclrtArgsHandle argsHandle, void* userHostMem, size_t actualArgsSize) {
     void *f = npu_front_load(193);
     if (f == NULL)
         return (aclError)npu_front_fail(193);
-    return ((__typeof__(&aclrtKernelArgsInitByUserMem))f)(funcHandle, argsHandle, userHostMem, actualArgsSize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtKernelArgsInitByUserMem))f)(funcHandle, argsHandle, userHostMem, actualArgsSize));
 }
 
 NPU_EXPORT aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, aclrtArgsHandle argsHandle, void* userHostMem, size_t actualArgsSize) {
@@ -3827,14 +3827,14 @@ NPU_EXPORT aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, acl
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtKernelArgsInitByUserMem(funcHandle, argsHandle, userHostMem, actualArgsSize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtKernelArgsInitByUserMem))f)(funcHandle, argsHandle, userHostMem, actualArgsSize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtKernelArgsInitByUserMem))f)(funcHandle, argsHandle, userHostMem, actualArgsSize));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param, size_t paramSize, aclrtParamHandle* paramHandle) {
     void *f = npu_front_load(194);
     if (f == NULL)
         return (aclError)npu_front_fail(194);
-    return ((__typeof__(&aclrtKernelArgsAppend))f)(argsHandle, param, paramSize, paramHandle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtKernelArgsAppend))f)(argsHandle, param, paramSize, paramHandle));
 }
 
 NPU_EXPORT aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param, size_t paramSize, aclrtParamHandle* paramHandle) {
@@ -3842,14 +3842,14 @@ NPU_EXPORT aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* para
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtKernelArgsAppend(argsHandle, param, paramSize, paramHandle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtKernelArgsAppend))f)(argsHandle, param, paramSize, paramHandle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtKernelArgsAppend))f)(argsHandle, param, paramSize, paramHandle));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle, aclrtParamHandle* paramHandle) {
     void *f = npu_front_load(195);
     if (f == NULL)
         return (aclError)npu_front_fail(195);
-    return ((__typeof__(&aclrtKernelArgsAppendPlaceHolder))f)(argsHandle, paramHandle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtKernelArgsAppendPlaceHolder))f)(argsHandle, paramHandle));
 }
 
 NPU_EXPORT aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle, aclrtParamHandle* paramHandle) {
@@ -3857,14 +3857,14 @@ NPU_EXPORT aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle,
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtKernelArgsAppendPlaceHolder(argsHandle, paramHandle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtKernelArgsAppendPlaceHolder))f)(argsHandle, paramHandle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtKernelArgsAppendPlaceHolder))f)(argsHandle, paramHandle));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, size_t dataSize, void** bufferAddr) {
     void *f = npu_front_load(196);
     if (f == NULL)
         return (aclError)npu_front_fail(196);
-    return ((__typeof__(&aclrtKernelArgsGetPlaceHolderBuffer))f)(argsHandle, paramHandle, dataSize, bufferAddr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtKernelArgsGetPlaceHolderBuffer))f)(argsHandle, paramHandle, dataSize, bufferAddr));
 }
 
 NPU_EXPORT aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, size_t dataSize, void** bufferAddr) {
@@ -3872,14 +3872,14 @@ NPU_EXPORT aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHand
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtKernelArgsGetPlaceHolderBuffer(argsHandle, paramHandle, dataSize, bufferAddr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtKernelArgsGetPlaceHolderBuffer))f)(argsHandle, paramHandle, dataSize, bufferAddr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtKernelArgsGetPlaceHolderBuffer))f)(argsHandle, paramHandle, dataSize, bufferAddr));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, void* param, size_t paramSize) {
     void *f = npu_front_load(197);
     if (f == NULL)
         return (aclError)npu_front_fail(197);
-    return ((__typeof__(&aclrtKernelArgsParaUpdate))f)(argsHandle, paramHandle, param, paramSize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtKernelArgsParaUpdate))f)(argsHandle, paramHandle, param, paramSize));
 }
 
 NPU_EXPORT aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, void* param, size_t paramSize) {
@@ -3887,7 +3887,7 @@ NPU_EXPORT aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtP
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtKernelArgsParaUpdate(argsHandle, paramHandle, param, paramSize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtKernelArgsParaUpdate))f)(argsHandle, paramHandle, param, paramSize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtKernelArgsParaUpdate))f)(argsHandle, paramHandle, param, paramSize));
 }
 
 /* Written in launchq.c. */
@@ -3897,7 +3897,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRITaskGetParams(aclmdlRITask task, acl
     void *f = npu_front_load(199);
     if (f == NULL)
         return (aclError)npu_front_fail(199);
-    return ((__typeof__(&aclmdlRITaskGetParams))f)(task, params);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRITaskGetParams))f)(task, params));
 }
 
 NPU_EXPORT aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
@@ -3905,14 +3905,14 @@ NPU_EXPORT aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams*
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRITaskGetParams(task, params);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRITaskGetParams))f)(task, params);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRITaskGetParams))f)(task, params));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
     void *f = npu_front_load(200);
     if (f == NULL)
         return (aclError)npu_front_fail(200);
-    return ((__typeof__(&aclmdlRITaskSetParams))f)(task, params);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRITaskSetParams))f)(task, params));
 }
 
 NPU_EXPORT aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
@@ -3920,14 +3920,14 @@ NPU_EXPORT aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams*
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRITaskSetParams(task, params);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRITaskSetParams))f)(task, params);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRITaskSetParams))f)(task, params));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRIKernelTaskGetAttribute(aclmdlRITask task, aclrtLaunchKernelAttrId attrId, aclrtLaunchKernelAttrValue* attrValue) {
     void *f = npu_front_load(201);
     if (f == NULL)
         return (aclError)npu_front_fail(201);
-    return ((__typeof__(&aclmdlRIKernelTaskGetAttribute))f)(task, attrId, attrValue);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIKernelTaskGetAttribute))f)(task, attrId, attrValue));
 }
 
 NPU_EXPORT aclError aclmdlRIKernelTaskGetAttribute(aclmdlRITask task, aclrtLaunchKernelAttrId attrId, aclrtLaunchKernelAttrValue* attrValue) {
@@ -3935,14 +3935,14 @@ NPU_EXPORT aclError aclmdlRIKernelTaskGetAttribute(aclmdlRITask task, aclrtLaunc
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIKernelTaskGetAttribute(task, attrId, attrValue);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRIKernelTaskGetAttribute))f)(task, attrId, attrValue);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIKernelTaskGetAttribute))f)(task, attrId, attrValue));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRIUpdate(aclmdlRI modelRI) {
     void *f = npu_front_load(202);
     if (f == NULL)
         return (aclError)npu_front_fail(202);
-    return ((__typeof__(&aclmdlRIUpdate))f)(modelRI);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIUpdate))f)(modelRI));
 }
 
 NPU_EXPORT aclError aclmdlRIUpdate(aclmdlRI modelRI) {
@@ -3950,14 +3950,14 @@ NPU_EXPORT aclError aclmdlRIUpdate(aclmdlRI modelRI) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIUpdate(modelRI);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRIUpdate))f)(modelRI);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIUpdate))f)(modelRI));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRITaskDisable(aclmdlRITask task) {
     void *f = npu_front_load(203);
     if (f == NULL)
         return (aclError)npu_front_fail(203);
-    return ((__typeof__(&aclmdlRITaskDisable))f)(task);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRITaskDisable))f)(task));
 }
 
 NPU_EXPORT aclError aclmdlRITaskDisable(aclmdlRITask task) {
@@ -3965,14 +3965,14 @@ NPU_EXPORT aclError aclmdlRITaskDisable(aclmdlRITask task) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRITaskDisable(task);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRITaskDisable))f)(task);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRITaskDisable))f)(task));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) {
     void *f = npu_front_load(204);
     if (f == NULL)
         return (aclError)npu_front_fail(204);
-    return ((__typeof__(&aclrtKernelArgsFinalize))f)(argsHandle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtKernelArgsFinalize))f)(argsHandle));
 }
 
 NPU_EXPORT aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) {
@@ -3980,14 +3980,14 @@ NPU_EXPORT aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtKernelArgsFinalize(argsHandle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtKernelArgsFinalize))f)(argsHandle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtKernelArgsFinalize))f)(argsHandle));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
     void *f = npu_front_load(205);
     if (f == NULL)
         return (aclError)npu_front_fail(205);
-    return ((__typeof__(&aclrtValueWrite))f)(devAddr, value, flag, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtValueWrite))f)(devAddr, value, flag, stream));
 }
 
 NPU_EXPORT aclError aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
@@ -3995,14 +3995,14 @@ NPU_EXPORT aclError aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtValueWrite(devAddr, value, flag, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtValueWrite))f)(devAddr, value, flag, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtValueWrite))f)(devAddr, value, flag, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
     void *f = npu_front_load(206);
     if (f == NULL)
         return (aclError)npu_front_fail(206);
-    return ((__typeof__(&aclrtValueWait))f)(devAddr, value, flag, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtValueWait))f)(devAddr, value, flag, stream));
 }
 
 NPU_EXPORT aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
@@ -4010,14 +4010,14 @@ NPU_EXPORT aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag,
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtValueWait(devAddr, value, flag, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtValueWait))f)(devAddr, value, flag, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtValueWait))f)(devAddr, value, flag, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetStreamAvailableNum(uint32_t* streamCount) {
     void *f = npu_front_load(207);
     if (f == NULL)
         return (aclError)npu_front_fail(207);
-    return ((__typeof__(&aclrtGetStreamAvailableNum))f)(streamCount);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetStreamAvailableNum))f)(streamCount));
 }
 
 NPU_EXPORT aclError aclrtGetStreamAvailableNum(uint32_t* streamCount) {
@@ -4025,14 +4025,14 @@ NPU_EXPORT aclError aclrtGetStreamAvailableNum(uint32_t* streamCount) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetStreamAvailableNum(streamCount);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetStreamAvailableNum))f)(streamCount);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetStreamAvailableNum))f)(streamCount));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value) {
     void *f = npu_front_load(208);
     if (f == NULL)
         return (aclError)npu_front_fail(208);
-    return ((__typeof__(&aclrtSetStreamAttribute))f)(stream, stmAttrType, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetStreamAttribute))f)(stream, stmAttrType, value));
 }
 
 NPU_EXPORT aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value) {
@@ -4040,14 +4040,14 @@ NPU_EXPORT aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr 
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetStreamAttribute(stream, stmAttrType, value);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtSetStreamAttribute))f)(stream, stmAttrType, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetStreamAttribute))f)(stream, stmAttrType, value));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value) {
     void *f = npu_front_load(209);
     if (f == NULL)
         return (aclError)npu_front_fail(209);
-    return ((__typeof__(&aclrtGetStreamAttribute))f)(stream, stmAttrType, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetStreamAttribute))f)(stream, stmAttrType, value));
 }
 
 NPU_EXPORT aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value) {
@@ -4055,14 +4055,14 @@ NPU_EXPORT aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr 
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetStreamAttribute(stream, stmAttrType, value);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetStreamAttribute))f)(stream, stmAttrType, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetStreamAttribute))f)(stream, stmAttrType, value));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtCreateNotify(aclrtNotify* notify, uint64_t flag) {
     void *f = npu_front_load(210);
     if (f == NULL)
         return (aclError)npu_front_fail(210);
-    return ((__typeof__(&aclrtCreateNotify))f)(notify, flag);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCreateNotify))f)(notify, flag));
 }
 
 NPU_EXPORT aclError aclrtCreateNotify(aclrtNotify* notify, uint64_t flag) {
@@ -4070,14 +4070,14 @@ NPU_EXPORT aclError aclrtCreateNotify(aclrtNotify* notify, uint64_t flag) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCreateNotify(notify, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCreateNotify))f)(notify, flag);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCreateNotify))f)(notify, flag));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtDestroyNotify(aclrtNotify notify) {
     void *f = npu_front_load(211);
     if (f == NULL)
         return (aclError)npu_front_fail(211);
-    return ((__typeof__(&aclrtDestroyNotify))f)(notify);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDestroyNotify))f)(notify));
 }
 
 NPU_EXPORT aclError aclrtDestroyNotify(aclrtNotify notify) {
@@ -4085,14 +4085,14 @@ NPU_EXPORT aclError aclrtDestroyNotify(aclrtNotify notify) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDestroyNotify(notify);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtDestroyNotify))f)(notify);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDestroyNotify))f)(notify));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t flag) {
     void *f = npu_front_load(212);
     if (f == NULL)
         return (aclError)npu_front_fail(212);
-    return ((__typeof__(&aclrtCntNotifyCreate))f)(cntNotify, flag);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCntNotifyCreate))f)(cntNotify, flag));
 }
 
 NPU_EXPORT aclError aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t flag) {
@@ -4100,14 +4100,14 @@ NPU_EXPORT aclError aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t fla
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCntNotifyCreate(cntNotify, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCntNotifyCreate))f)(cntNotify, flag);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCntNotifyCreate))f)(cntNotify, flag));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtCntNotifyDestroy(aclrtCntNotify cntNotify) {
     void *f = npu_front_load(213);
     if (f == NULL)
         return (aclError)npu_front_fail(213);
-    return ((__typeof__(&aclrtCntNotifyDestroy))f)(cntNotify);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCntNotifyDestroy))f)(cntNotify));
 }
 
 NPU_EXPORT aclError aclrtCntNotifyDestroy(aclrtCntNotify cntNotify) {
@@ -4115,14 +4115,14 @@ NPU_EXPORT aclError aclrtCntNotifyDestroy(aclrtCntNotify cntNotify) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCntNotifyDestroy(cntNotify);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCntNotifyDestroy))f)(cntNotify);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCntNotifyDestroy))f)(cntNotify));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {
     void *f = npu_front_load(214);
     if (f == NULL)
         return (aclError)npu_front_fail(214);
-    return ((__typeof__(&aclrtRecordNotify))f)(notify, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtRecordNotify))f)(notify, stream));
 }
 
 NPU_EXPORT aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {
@@ -4130,14 +4130,14 @@ NPU_EXPORT aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtRecordNotify(notify, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtRecordNotify))f)(notify, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtRecordNotify))f)(notify, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout) {
     void *f = npu_front_load(215);
     if (f == NULL)
         return (aclError)npu_front_fail(215);
-    return ((__typeof__(&aclrtWaitAndResetNotify))f)(notify, stream, timeout);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtWaitAndResetNotify))f)(notify, stream, timeout));
 }
 
 NPU_EXPORT aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout) {
@@ -4145,14 +4145,14 @@ NPU_EXPORT aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stre
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtWaitAndResetNotify(notify, stream, timeout);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtWaitAndResetNotify))f)(notify, stream, timeout);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtWaitAndResetNotify))f)(notify, stream, timeout));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId) {
     void *f = npu_front_load(216);
     if (f == NULL)
         return (aclError)npu_front_fail(216);
-    return ((__typeof__(&aclrtGetNotifyId))f)(notify, notifyId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetNotifyId))f)(notify, notifyId));
 }
 
 NPU_EXPORT aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId) {
@@ -4160,14 +4160,14 @@ NPU_EXPORT aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetNotifyId(notify, notifyId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetNotifyId))f)(notify, notifyId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetNotifyId))f)(notify, notifyId));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetEventId(aclrtEvent event, uint32_t* eventId) {
     void *f = npu_front_load(217);
     if (f == NULL)
         return (aclError)npu_front_fail(217);
-    return ((__typeof__(&aclrtGetEventId))f)(event, eventId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetEventId))f)(event, eventId));
 }
 
 NPU_EXPORT aclError aclrtGetEventId(aclrtEvent event, uint32_t* eventId) {
@@ -4175,14 +4175,14 @@ NPU_EXPORT aclError aclrtGetEventId(aclrtEvent event, uint32_t* eventId) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetEventId(event, eventId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetEventId))f)(event, eventId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetEventId))f)(event, eventId));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetEventAvailNum(uint32_t* eventCount) {
     void *f = npu_front_load(218);
     if (f == NULL)
         return (aclError)npu_front_fail(218);
-    return ((__typeof__(&aclrtGetEventAvailNum))f)(eventCount);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetEventAvailNum))f)(eventCount));
 }
 
 NPU_EXPORT aclError aclrtGetEventAvailNum(uint32_t* eventCount) {
@@ -4190,14 +4190,14 @@ NPU_EXPORT aclError aclrtGetEventAvailNum(uint32_t* eventCount) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetEventAvailNum(eventCount);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetEventAvailNum))f)(eventCount);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetEventAvailNum))f)(eventCount));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value) {
     void *f = npu_front_load(219);
     if (f == NULL)
         return (aclError)npu_front_fail(219);
-    return ((__typeof__(&aclrtGetDeviceInfo))f)(deviceId, attr, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetDeviceInfo))f)(deviceId, attr, value));
 }
 
 NPU_EXPORT aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value) {
@@ -4205,14 +4205,14 @@ NPU_EXPORT aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetDeviceInfo(deviceId, attr, value);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetDeviceInfo))f)(deviceId, attr, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetDeviceInfo))f)(deviceId, attr, value));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
     void *f = npu_front_load(220);
     if (f == NULL)
         return (aclError)npu_front_fail(220);
-    return ((__typeof__(&aclrtDeviceGetStreamPriorityRange))f)(leastPriority, greatestPriority);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceGetStreamPriorityRange))f)(leastPriority, greatestPriority));
 }
 
 NPU_EXPORT aclError aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
@@ -4220,14 +4220,14 @@ NPU_EXPORT aclError aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority, in
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDeviceGetStreamPriorityRange(leastPriority, greatestPriority);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtDeviceGetStreamPriorityRange))f)(leastPriority, greatestPriority);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceGetStreamPriorityRange))f)(leastPriority, greatestPriority));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType, int32_t* value) {
     void *f = npu_front_load(221);
     if (f == NULL)
         return (aclError)npu_front_fail(221);
-    return ((__typeof__(&aclrtGetDeviceCapability))f)(deviceId, devFeatureType, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetDeviceCapability))f)(deviceId, devFeatureType, value));
 }
 
 NPU_EXPORT aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType, int32_t* value) {
@@ -4235,14 +4235,14 @@ NPU_EXPORT aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureTy
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetDeviceCapability(deviceId, devFeatureType, value);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetDeviceCapability))f)(deviceId, devFeatureType, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetDeviceCapability))f)(deviceId, devFeatureType, value));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid) {
     void *f = npu_front_load(222);
     if (f == NULL)
         return (aclError)npu_front_fail(222);
-    return ((__typeof__(&aclrtDeviceGetUuid))f)(deviceId, uuid);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceGetUuid))f)(deviceId, uuid));
 }
 
 NPU_EXPORT aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid) {
@@ -4250,14 +4250,14 @@ NPU_EXPORT aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDeviceGetUuid(deviceId, uuid);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtDeviceGetUuid))f)(deviceId, uuid);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceGetUuid))f)(deviceId, uuid));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value) {
     void *f = npu_front_load(223);
     if (f == NULL)
         return (aclError)npu_front_fail(223);
-    return ((__typeof__(&aclrtDeviceSetLimit))f)(limit, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceSetLimit))f)(limit, value));
 }
 
 NPU_EXPORT aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value) {
@@ -4265,14 +4265,14 @@ NPU_EXPORT aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDeviceSetLimit(limit, value);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtDeviceSetLimit))f)(limit, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceSetLimit))f)(limit, value));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t* value) {
     void *f = npu_front_load(224);
     if (f == NULL)
         return (aclError)npu_front_fail(224);
-    return ((__typeof__(&aclrtDeviceGetLimit))f)(limit, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceGetLimit))f)(limit, value));
 }
 
 NPU_EXPORT aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t* value) {
@@ -4280,14 +4280,14 @@ NPU_EXPORT aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t* value) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDeviceGetLimit(limit, value);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtDeviceGetLimit))f)(limit, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceGetLimit))f)(limit, value));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtDeviceGetPCIBusId(int32_t deviceId, char *pciBusId, int32_t len) {
     void *f = npu_front_load(225);
     if (f == NULL)
         return (aclError)npu_front_fail(225);
-    return ((__typeof__(&aclrtDeviceGetPCIBusId))f)(deviceId, pciBusId, len);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceGetPCIBusId))f)(deviceId, pciBusId, len));
 }
 
 NPU_EXPORT aclError aclrtDeviceGetPCIBusId(int32_t deviceId, char *pciBusId, int32_t len) {
@@ -4295,14 +4295,14 @@ NPU_EXPORT aclError aclrtDeviceGetPCIBusId(int32_t deviceId, char *pciBusId, int
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDeviceGetPCIBusId(deviceId, pciBusId, len);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtDeviceGetPCIBusId))f)(deviceId, pciBusId, len);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceGetPCIBusId))f)(deviceId, pciBusId, len));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtDeviceGetByPCIBusId(const char *pciBusId, int32_t *deviceId) {
     void *f = npu_front_load(226);
     if (f == NULL)
         return (aclError)npu_front_fail(226);
-    return ((__typeof__(&aclrtDeviceGetByPCIBusId))f)(pciBusId, deviceId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceGetByPCIBusId))f)(pciBusId, deviceId));
 }
 
 NPU_EXPORT aclError aclrtDeviceGetByPCIBusId(const char *pciBusId, int32_t *deviceId) {
@@ -4310,14 +4310,14 @@ NPU_EXPORT aclError aclrtDeviceGetByPCIBusId(const char *pciBusId, int32_t *devi
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDeviceGetByPCIBusId(pciBusId, deviceId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtDeviceGetByPCIBusId))f)(pciBusId, deviceId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceGetByPCIBusId))f)(pciBusId, deviceId));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtDeviceGetHostAtomicCapabilities(uint32_t* capabilities, const aclrtAtomicOperation* operations, const uint32_t count, int32_t deviceId) {
     void *f = npu_front_load(227);
     if (f == NULL)
         return (aclError)npu_front_fail(227);
-    return ((__typeof__(&aclrtDeviceGetHostAtomicCapabilities))f)(capabilities, operations, count, deviceId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceGetHostAtomicCapabilities))f)(capabilities, operations, count, deviceId));
 }
 
 NPU_EXPORT aclError aclrtDeviceGetHostAtomicCapabilities(uint32_t* capabilities, const aclrtAtomicOperation* operations, const uint32_t count, int32_t deviceId) {
@@ -4325,14 +4325,14 @@ NPU_EXPORT aclError aclrtDeviceGetHostAtomicCapabilities(uint32_t* capabilities,
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDeviceGetHostAtomicCapabilities(capabilities, operations, count, deviceId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtDeviceGetHostAtomicCapabilities))f)(capabilities, operations, count, deviceId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceGetHostAtomicCapabilities))f)(capabilities, operations, count, deviceId));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtDeviceGetP2PAtomicCapabilities(uint32_t* capabilities, const aclrtAtomicOperation* operations, const uint32_t count, int32_t srcDeviceId, int32_t dstDeviceId) {
     void *f = npu_front_load(228);
     if (f == NULL)
         return (aclError)npu_front_fail(228);
-    return ((__typeof__(&aclrtDeviceGetP2PAtomicCapabilities))f)(capabilities, operations, count, srcDeviceId, dstDeviceId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceGetP2PAtomicCapabilities))f)(capabilities, operations, count, srcDeviceId, dstDeviceId));
 }
 
 NPU_EXPORT aclError aclrtDeviceGetP2PAtomicCapabilities(uint32_t* capabilities, const aclrtAtomicOperation* operations, const uint32_t count, int32_t srcDeviceId, int32_t dstDeviceId) {
@@ -4340,14 +4340,14 @@ NPU_EXPORT aclError aclrtDeviceGetP2PAtomicCapabilities(uint32_t* capabilities, 
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDeviceGetP2PAtomicCapabilities(capabilities, operations, count, srcDeviceId, dstDeviceId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtDeviceGetP2PAtomicCapabilities))f)(capabilities, operations, count, srcDeviceId, dstDeviceId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceGetP2PAtomicCapabilities))f)(capabilities, operations, count, srcDeviceId, dstDeviceId));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtCtxGetCurrentDefaultStream(aclrtStream* stream) {
     void *f = npu_front_load(229);
     if (f == NULL)
         return (aclError)npu_front_fail(229);
-    return ((__typeof__(&aclrtCtxGetCurrentDefaultStream))f)(stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCtxGetCurrentDefaultStream))f)(stream));
 }
 
 NPU_EXPORT aclError aclrtCtxGetCurrentDefaultStream(aclrtStream* stream) {
@@ -4355,14 +4355,14 @@ NPU_EXPORT aclError aclrtCtxGetCurrentDefaultStream(aclrtStream* stream) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCtxGetCurrentDefaultStream(stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCtxGetCurrentDefaultStream))f)(stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCtxGetCurrentDefaultStream))f)(stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags, int32_t* active) {
     void *f = npu_front_load(230);
     if (f == NULL)
         return (aclError)npu_front_fail(230);
-    return ((__typeof__(&aclrtGetPrimaryCtxState))f)(deviceId, flags, active);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetPrimaryCtxState))f)(deviceId, flags, active));
 }
 
 NPU_EXPORT aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags, int32_t* active) {
@@ -4370,14 +4370,14 @@ NPU_EXPORT aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags, i
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetPrimaryCtxState(deviceId, flags, active);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetPrimaryCtxState))f)(deviceId, flags, active);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetPrimaryCtxState))f)(deviceId, flags, active));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtReduceAsync(void* dst, const void* src, uint64_t count, aclrtReduceKind kind, aclDataType type, aclrtStream stream, void* reserve) {
     void *f = npu_front_load(231);
     if (f == NULL)
         return (aclError)npu_front_fail(231);
-    return ((__typeof__(&aclrtReduceAsync))f)(dst, src, count, kind, type, stream, reserve);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtReduceAsync))f)(dst, src, count, kind, type, stream, reserve));
 }
 
 NPU_EXPORT aclError aclrtReduceAsync(void* dst, const void* src, uint64_t count, aclrtReduceKind kind, aclDataType type, aclrtStream stream, void* reserve) {
@@ -4385,14 +4385,14 @@ NPU_EXPORT aclError aclrtReduceAsync(void* dst, const void* src, uint64_t count,
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtReduceAsync(dst, src, count, kind, type, stream, reserve);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtReduceAsync))f)(dst, src, count, kind, type, stream, reserve);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtReduceAsync))f)(dst, src, count, kind, type, stream, reserve));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t* value) {
     void *f = npu_front_load(232);
     if (f == NULL)
         return (aclError)npu_front_fail(232);
-    return ((__typeof__(&aclrtGetDeviceResLimit))f)(deviceId, type, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetDeviceResLimit))f)(deviceId, type, value));
 }
 
 NPU_EXPORT aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t* value) {
@@ -4400,14 +4400,14 @@ NPU_EXPORT aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitTyp
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetDeviceResLimit(deviceId, type, value);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetDeviceResLimit))f)(deviceId, type, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetDeviceResLimit))f)(deviceId, type, value));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value) {
     void *f = npu_front_load(233);
     if (f == NULL)
         return (aclError)npu_front_fail(233);
-    return ((__typeof__(&aclrtSetDeviceResLimit))f)(deviceId, type, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetDeviceResLimit))f)(deviceId, type, value));
 }
 
 NPU_EXPORT aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value) {
@@ -4415,14 +4415,14 @@ NPU_EXPORT aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitTyp
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetDeviceResLimit(deviceId, type, value);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtSetDeviceResLimit))f)(deviceId, type, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetDeviceResLimit))f)(deviceId, type, value));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtResetDeviceResLimit(int32_t deviceId) {
     void *f = npu_front_load(234);
     if (f == NULL)
         return (aclError)npu_front_fail(234);
-    return ((__typeof__(&aclrtResetDeviceResLimit))f)(deviceId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtResetDeviceResLimit))f)(deviceId));
 }
 
 NPU_EXPORT aclError aclrtResetDeviceResLimit(int32_t deviceId) {
@@ -4430,14 +4430,14 @@ NPU_EXPORT aclError aclrtResetDeviceResLimit(int32_t deviceId) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtResetDeviceResLimit(deviceId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtResetDeviceResLimit))f)(deviceId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtResetDeviceResLimit))f)(deviceId));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t* value) {
     void *f = npu_front_load(235);
     if (f == NULL)
         return (aclError)npu_front_fail(235);
-    return ((__typeof__(&aclrtGetStreamResLimit))f)(stream, type, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetStreamResLimit))f)(stream, type, value));
 }
 
 NPU_EXPORT aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t* value) {
@@ -4445,14 +4445,14 @@ NPU_EXPORT aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitT
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetStreamResLimit(stream, type, value);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetStreamResLimit))f)(stream, type, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetStreamResLimit))f)(stream, type, value));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t value) {
     void *f = npu_front_load(236);
     if (f == NULL)
         return (aclError)npu_front_fail(236);
-    return ((__typeof__(&aclrtSetStreamResLimit))f)(stream, type, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetStreamResLimit))f)(stream, type, value));
 }
 
 NPU_EXPORT aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t value) {
@@ -4460,14 +4460,14 @@ NPU_EXPORT aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitT
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetStreamResLimit(stream, type, value);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtSetStreamResLimit))f)(stream, type, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetStreamResLimit))f)(stream, type, value));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtResetStreamResLimit(aclrtStream stream) {
     void *f = npu_front_load(237);
     if (f == NULL)
         return (aclError)npu_front_fail(237);
-    return ((__typeof__(&aclrtResetStreamResLimit))f)(stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtResetStreamResLimit))f)(stream));
 }
 
 NPU_EXPORT aclError aclrtResetStreamResLimit(aclrtStream stream) {
@@ -4475,14 +4475,14 @@ NPU_EXPORT aclError aclrtResetStreamResLimit(aclrtStream stream) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtResetStreamResLimit(stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtResetStreamResLimit))f)(stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtResetStreamResLimit))f)(stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtUseStreamResInCurrentThread(aclrtStream stream) {
     void *f = npu_front_load(238);
     if (f == NULL)
         return (aclError)npu_front_fail(238);
-    return ((__typeof__(&aclrtUseStreamResInCurrentThread))f)(stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtUseStreamResInCurrentThread))f)(stream));
 }
 
 NPU_EXPORT aclError aclrtUseStreamResInCurrentThread(aclrtStream stream) {
@@ -4490,14 +4490,14 @@ NPU_EXPORT aclError aclrtUseStreamResInCurrentThread(aclrtStream stream) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtUseStreamResInCurrentThread(stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtUseStreamResInCurrentThread))f)(stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtUseStreamResInCurrentThread))f)(stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtUnuseStreamResInCurrentThread(aclrtStream stream) {
     void *f = npu_front_load(239);
     if (f == NULL)
         return (aclError)npu_front_fail(239);
-    return ((__typeof__(&aclrtUnuseStreamResInCurrentThread))f)(stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtUnuseStreamResInCurrentThread))f)(stream));
 }
 
 NPU_EXPORT aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stream) {
@@ -4505,14 +4505,14 @@ NPU_EXPORT aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stream) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtUnuseStreamResInCurrentThread(stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtUnuseStreamResInCurrentThread))f)(stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtUnuseStreamResInCurrentThread))f)(stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value) {
     void *f = npu_front_load(240);
     if (f == NULL)
         return (aclError)npu_front_fail(240);
-    return ((__typeof__(&aclrtGetResInCurrentThread))f)(type, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetResInCurrentThread))f)(type, value));
 }
 
 NPU_EXPORT aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value) {
@@ -4520,14 +4520,14 @@ NPU_EXPORT aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetResInCurrentThread(type, value);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetResInCurrentThread))f)(type, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetResInCurrentThread))f)(type, value));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtCreateLabel(aclrtLabel* label) {
     void *f = npu_front_load(241);
     if (f == NULL)
         return (aclError)npu_front_fail(241);
-    return ((__typeof__(&aclrtCreateLabel))f)(label);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCreateLabel))f)(label));
 }
 
 NPU_EXPORT aclError aclrtCreateLabel(aclrtLabel* label) {
@@ -4535,14 +4535,14 @@ NPU_EXPORT aclError aclrtCreateLabel(aclrtLabel* label) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCreateLabel(label);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCreateLabel))f)(label);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCreateLabel))f)(label));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
     void *f = npu_front_load(242);
     if (f == NULL)
         return (aclError)npu_front_fail(242);
-    return ((__typeof__(&aclrtSetLabel))f)(label, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetLabel))f)(label, stream));
 }
 
 NPU_EXPORT aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
@@ -4550,14 +4550,14 @@ NPU_EXPORT aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetLabel(label, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtSetLabel))f)(label, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetLabel))f)(label, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtDestroyLabel(aclrtLabel label) {
     void *f = npu_front_load(243);
     if (f == NULL)
         return (aclError)npu_front_fail(243);
-    return ((__typeof__(&aclrtDestroyLabel))f)(label);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDestroyLabel))f)(label));
 }
 
 NPU_EXPORT aclError aclrtDestroyLabel(aclrtLabel label) {
@@ -4565,14 +4565,14 @@ NPU_EXPORT aclError aclrtDestroyLabel(aclrtLabel label) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDestroyLabel(label);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtDestroyLabel))f)(label);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDestroyLabel))f)(label));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtCreateLabelList(aclrtLabel* labels, size_t num, aclrtLabelList* labelList) {
     void *f = npu_front_load(244);
     if (f == NULL)
         return (aclError)npu_front_fail(244);
-    return ((__typeof__(&aclrtCreateLabelList))f)(labels, num, labelList);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCreateLabelList))f)(labels, num, labelList));
 }
 
 NPU_EXPORT aclError aclrtCreateLabelList(aclrtLabel* labels, size_t num, aclrtLabelList* labelList) {
@@ -4580,14 +4580,14 @@ NPU_EXPORT aclError aclrtCreateLabelList(aclrtLabel* labels, size_t num, aclrtLa
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCreateLabelList(labels, num, labelList);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCreateLabelList))f)(labels, num, labelList);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCreateLabelList))f)(labels, num, labelList));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtDestroyLabelList(aclrtLabelList labelList) {
     void *f = npu_front_load(245);
     if (f == NULL)
         return (aclError)npu_front_fail(245);
-    return ((__typeof__(&aclrtDestroyLabelList))f)(labelList);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDestroyLabelList))f)(labelList));
 }
 
 NPU_EXPORT aclError aclrtDestroyLabelList(aclrtLabelList labelList) {
@@ -4595,14 +4595,14 @@ NPU_EXPORT aclError aclrtDestroyLabelList(aclrtLabelList labelList) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDestroyLabelList(labelList);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtDestroyLabelList))f)(labelList);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDestroyLabelList))f)(labelList));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue, aclrtLabelList labelList, aclrtStream stream) {
     void *f = npu_front_load(246);
     if (f == NULL)
         return (aclError)npu_front_fail(246);
-    return ((__typeof__(&aclrtSwitchLabelByIndex))f)(ptr, maxValue, labelList, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSwitchLabelByIndex))f)(ptr, maxValue, labelList, stream));
 }
 
 NPU_EXPORT aclError aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue, aclrtLabelList labelList, aclrtStream stream) {
@@ -4610,14 +4610,14 @@ NPU_EXPORT aclError aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue, aclrtL
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSwitchLabelByIndex(ptr, maxValue, labelList, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtSwitchLabelByIndex))f)(ptr, maxValue, labelList, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSwitchLabelByIndex))f)(ptr, maxValue, labelList, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) {
     void *f = npu_front_load(247);
     if (f == NULL)
         return (aclError)npu_front_fail(247);
-    return ((__typeof__(&aclrtActiveStream))f)(activeStream, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtActiveStream))f)(activeStream, stream));
 }
 
 NPU_EXPORT aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) {
@@ -4625,14 +4625,14 @@ NPU_EXPORT aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stre
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtActiveStream(activeStream, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtActiveStream))f)(activeStream, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtActiveStream))f)(activeStream, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSwitchStream(void* leftValue, aclrtCondition cond, void* rightValue, aclrtCompareDataType dataType, aclrtStream trueStream, aclrtStream falseStream, aclrtStream stream) {
     void *f = npu_front_load(248);
     if (f == NULL)
         return (aclError)npu_front_fail(248);
-    return ((__typeof__(&aclrtSwitchStream))f)(leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSwitchStream))f)(leftValue, cond, rightValue, dataType, trueStream, falseStream, stream));
 }
 
 NPU_EXPORT aclError aclrtSwitchStream(void* leftValue, aclrtCondition cond, void* rightValue, aclrtCompareDataType dataType, aclrtStream trueStream, aclrtStream falseStream, aclrtStream stream) {
@@ -4640,14 +4640,14 @@ NPU_EXPORT aclError aclrtSwitchStream(void* leftValue, aclrtCondition cond, void
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSwitchStream(leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtSwitchStream))f)(leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSwitchStream))f)(leftValue, cond, rightValue, dataType, trueStream, falseStream, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char* name) {
     void *f = npu_front_load(249);
     if (f == NULL)
         return (aclError)npu_front_fail(249);
-    return ((__typeof__(&aclrtGetFunctionName))f)(funcHandle, maxLen, name);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetFunctionName))f)(funcHandle, maxLen, name));
 }
 
 NPU_EXPORT aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char* name) {
@@ -4655,14 +4655,14 @@ NPU_EXPORT aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t ma
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetFunctionName(funcHandle, maxLen, name);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetFunctionName))f)(funcHandle, maxLen, name);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetFunctionName))f)(funcHandle, maxLen, name));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index, aclrtMbuf* buf) {
     void *f = npu_front_load(250);
     if (f == NULL)
         return (aclError)npu_front_fail(250);
-    return ((__typeof__(&aclrtGetBufFromChain))f)(headBuf, index, buf);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetBufFromChain))f)(headBuf, index, buf));
 }
 
 NPU_EXPORT aclError aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index, aclrtMbuf* buf) {
@@ -4670,14 +4670,14 @@ NPU_EXPORT aclError aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index, aclr
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetBufFromChain(headBuf, index, buf);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetBufFromChain))f)(headBuf, index, buf);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetBufFromChain))f)(headBuf, index, buf));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t* num) {
     void *f = npu_front_load(251);
     if (f == NULL)
         return (aclError)npu_front_fail(251);
-    return ((__typeof__(&aclrtGetBufChainNum))f)(headBuf, num);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetBufChainNum))f)(headBuf, num));
 }
 
 NPU_EXPORT aclError aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t* num) {
@@ -4685,14 +4685,14 @@ NPU_EXPORT aclError aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t* num) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetBufChainNum(headBuf, num);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetBufChainNum))f)(headBuf, num);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetBufChainNum))f)(headBuf, num));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf) {
     void *f = npu_front_load(252);
     if (f == NULL)
         return (aclError)npu_front_fail(252);
-    return ((__typeof__(&aclrtAppendBufChain))f)(headBuf, buf);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtAppendBufChain))f)(headBuf, buf));
 }
 
 NPU_EXPORT aclError aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf) {
@@ -4700,14 +4700,14 @@ NPU_EXPORT aclError aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtAppendBufChain(headBuf, buf);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtAppendBufChain))f)(headBuf, buf);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtAppendBufChain))f)(headBuf, buf));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf* newBuf) {
     void *f = npu_front_load(253);
     if (f == NULL)
         return (aclError)npu_front_fail(253);
-    return ((__typeof__(&aclrtCopyBufRef))f)(buf, newBuf);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCopyBufRef))f)(buf, newBuf));
 }
 
 NPU_EXPORT aclError aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf* newBuf) {
@@ -4715,14 +4715,14 @@ NPU_EXPORT aclError aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf* newBuf) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCopyBufRef(buf, newBuf);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCopyBufRef))f)(buf, newBuf);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCopyBufRef))f)(buf, newBuf));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetBufUserData(const aclrtMbuf buf, void* dataPtr, size_t size, size_t offset) {
     void *f = npu_front_load(254);
     if (f == NULL)
         return (aclError)npu_front_fail(254);
-    return ((__typeof__(&aclrtGetBufUserData))f)(buf, dataPtr, size, offset);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetBufUserData))f)(buf, dataPtr, size, offset));
 }
 
 NPU_EXPORT aclError aclrtGetBufUserData(const aclrtMbuf buf, void* dataPtr, size_t size, size_t offset) {
@@ -4730,14 +4730,14 @@ NPU_EXPORT aclError aclrtGetBufUserData(const aclrtMbuf buf, void* dataPtr, size
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetBufUserData(buf, dataPtr, size, offset);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetBufUserData))f)(buf, dataPtr, size, offset);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetBufUserData))f)(buf, dataPtr, size, offset));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSetBufUserData(aclrtMbuf buf, const void* dataPtr, size_t size, size_t offset) {
     void *f = npu_front_load(255);
     if (f == NULL)
         return (aclError)npu_front_fail(255);
-    return ((__typeof__(&aclrtSetBufUserData))f)(buf, dataPtr, size, offset);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetBufUserData))f)(buf, dataPtr, size, offset));
 }
 
 NPU_EXPORT aclError aclrtSetBufUserData(aclrtMbuf buf, const void* dataPtr, size_t size, size_t offset) {
@@ -4745,14 +4745,14 @@ NPU_EXPORT aclError aclrtSetBufUserData(aclrtMbuf buf, const void* dataPtr, size
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetBufUserData(buf, dataPtr, size, offset);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtSetBufUserData))f)(buf, dataPtr, size, offset);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetBufUserData))f)(buf, dataPtr, size, offset));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetBufData(const aclrtMbuf buf, void** dataPtr, size_t* size) {
     void *f = npu_front_load(256);
     if (f == NULL)
         return (aclError)npu_front_fail(256);
-    return ((__typeof__(&aclrtGetBufData))f)(buf, dataPtr, size);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetBufData))f)(buf, dataPtr, size));
 }
 
 NPU_EXPORT aclError aclrtGetBufData(const aclrtMbuf buf, void** dataPtr, size_t* size) {
@@ -4760,14 +4760,14 @@ NPU_EXPORT aclError aclrtGetBufData(const aclrtMbuf buf, void** dataPtr, size_t*
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetBufData(buf, dataPtr, size);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetBufData))f)(buf, dataPtr, size);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetBufData))f)(buf, dataPtr, size));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetBufDataLen(aclrtMbuf buf, size_t* len) {
     void *f = npu_front_load(257);
     if (f == NULL)
         return (aclError)npu_front_fail(257);
-    return ((__typeof__(&aclrtGetBufDataLen))f)(buf, len);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetBufDataLen))f)(buf, len));
 }
 
 NPU_EXPORT aclError aclrtGetBufDataLen(aclrtMbuf buf, size_t* len) {
@@ -4775,14 +4775,14 @@ NPU_EXPORT aclError aclrtGetBufDataLen(aclrtMbuf buf, size_t* len) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetBufDataLen(buf, len);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetBufDataLen))f)(buf, len);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetBufDataLen))f)(buf, len));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSetBufDataLen(aclrtMbuf buf, size_t len) {
     void *f = npu_front_load(258);
     if (f == NULL)
         return (aclError)npu_front_fail(258);
-    return ((__typeof__(&aclrtSetBufDataLen))f)(buf, len);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetBufDataLen))f)(buf, len));
 }
 
 NPU_EXPORT aclError aclrtSetBufDataLen(aclrtMbuf buf, size_t len) {
@@ -4790,14 +4790,14 @@ NPU_EXPORT aclError aclrtSetBufDataLen(aclrtMbuf buf, size_t len) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetBufDataLen(buf, len);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtSetBufDataLen))f)(buf, len);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetBufDataLen))f)(buf, len));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtFreeBuf(aclrtMbuf buf) {
     void *f = npu_front_load(259);
     if (f == NULL)
         return (aclError)npu_front_fail(259);
-    return ((__typeof__(&aclrtFreeBuf))f)(buf);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtFreeBuf))f)(buf));
 }
 
 NPU_EXPORT aclError aclrtFreeBuf(aclrtMbuf buf) {
@@ -4805,14 +4805,14 @@ NPU_EXPORT aclError aclrtFreeBuf(aclrtMbuf buf) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtFreeBuf(buf);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtFreeBuf))f)(buf);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtFreeBuf))f)(buf));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtAllocBuf(aclrtMbuf* buf, size_t size) {
     void *f = npu_front_load(260);
     if (f == NULL)
         return (aclError)npu_front_fail(260);
-    return ((__typeof__(&aclrtAllocBuf))f)(buf, size);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtAllocBuf))f)(buf, size));
 }
 
 NPU_EXPORT aclError aclrtAllocBuf(aclrtMbuf* buf, size_t size) {
@@ -4820,14 +4820,14 @@ NPU_EXPORT aclError aclrtAllocBuf(aclrtMbuf* buf, size_t size) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtAllocBuf(buf, size);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtAllocBuf))f)(buf, size);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtAllocBuf))f)(buf, size));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtBinaryLoadFromData(const void* data, size_t length, const aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle) {
     void *f = npu_front_load(261);
     if (f == NULL)
         return (aclError)npu_front_fail(261);
-    return ((__typeof__(&aclrtBinaryLoadFromData))f)(data, length, options, binHandle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtBinaryLoadFromData))f)(data, length, options, binHandle));
 }
 
 NPU_EXPORT aclError aclrtBinaryLoadFromData(const void* data, size_t length, const aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle) {
@@ -4835,14 +4835,14 @@ NPU_EXPORT aclError aclrtBinaryLoadFromData(const void* data, size_t length, con
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtBinaryLoadFromData(data, length, options, binHandle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtBinaryLoadFromData))f)(data, length, options, binHandle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtBinaryLoadFromData))f)(data, length, options, binHandle));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char* funcName, const char* kernelName, aclrtFuncHandle* funcHandle) {
     void *f = npu_front_load(262);
     if (f == NULL)
         return (aclError)npu_front_fail(262);
-    return ((__typeof__(&aclrtRegisterCpuFunc))f)(handle, funcName, kernelName, funcHandle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtRegisterCpuFunc))f)(handle, funcName, kernelName, funcHandle));
 }
 
 NPU_EXPORT aclError aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char* funcName, const char* kernelName, aclrtFuncHandle* funcHandle) {
@@ -4850,14 +4850,14 @@ NPU_EXPORT aclError aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtRegisterCpuFunc(handle, funcName, kernelName, funcHandle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtRegisterCpuFunc))f)(handle, funcName, kernelName, funcHandle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtRegisterCpuFunc))f)(handle, funcName, kernelName, funcHandle));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtCmoAsyncWithBarrier(void* src, size_t size, aclrtCmoType cmoType, uint32_t barrierId, aclrtStream stream) {
     void *f = npu_front_load(263);
     if (f == NULL)
         return (aclError)npu_front_fail(263);
-    return ((__typeof__(&aclrtCmoAsyncWithBarrier))f)(src, size, cmoType, barrierId, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCmoAsyncWithBarrier))f)(src, size, cmoType, barrierId, stream));
 }
 
 NPU_EXPORT aclError aclrtCmoAsyncWithBarrier(void* src, size_t size, aclrtCmoType cmoType, uint32_t barrierId, aclrtStream stream) {
@@ -4865,14 +4865,14 @@ NPU_EXPORT aclError aclrtCmoAsyncWithBarrier(void* src, size_t size, aclrtCmoTyp
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCmoAsyncWithBarrier(src, size, cmoType, barrierId, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCmoAsyncWithBarrier))f)(src, size, cmoType, barrierId, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCmoAsyncWithBarrier))f)(src, size, cmoType, barrierId, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtCmoWaitBarrier(aclrtBarrierTaskInfo* taskInfo, aclrtStream stream, uint32_t flag) {
     void *f = npu_front_load(264);
     if (f == NULL)
         return (aclError)npu_front_fail(264);
-    return ((__typeof__(&aclrtCmoWaitBarrier))f)(taskInfo, stream, flag);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCmoWaitBarrier))f)(taskInfo, stream, flag));
 }
 
 NPU_EXPORT aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo* taskInfo, aclrtStream stream, uint32_t flag) {
@@ -4880,14 +4880,14 @@ NPU_EXPORT aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo* taskInfo, aclrtStr
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCmoWaitBarrier(taskInfo, stream, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCmoWaitBarrier))f)(taskInfo, stream, flag);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCmoWaitBarrier))f)(taskInfo, stream, flag));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t* value) {
     void *f = npu_front_load(265);
     if (f == NULL)
         return (aclError)npu_front_fail(265);
-    return ((__typeof__(&aclrtGetDevicesTopo))f)(deviceId, otherDeviceId, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetDevicesTopo))f)(deviceId, otherDeviceId, value));
 }
 
 NPU_EXPORT aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t* value) {
@@ -4895,14 +4895,14 @@ NPU_EXPORT aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceI
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetDevicesTopo(deviceId, otherDeviceId, value);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetDevicesTopo))f)(deviceId, otherDeviceId, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetDevicesTopo))f)(deviceId, otherDeviceId, value));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemcpyBatch(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex) {
     void *f = npu_front_load(266);
     if (f == NULL)
         return (aclError)npu_front_fail(266);
-    return ((__typeof__(&aclrtMemcpyBatch))f)(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyBatch))f)(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex));
 }
 
 NPU_EXPORT aclError aclrtMemcpyBatch(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex) {
@@ -4910,14 +4910,14 @@ NPU_EXPORT aclError aclrtMemcpyBatch(void** dsts, size_t* destMaxs, void** srcs,
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemcpyBatch(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemcpyBatch))f)(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyBatch))f)(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemcpyBatchV2(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs) {
     void *f = npu_front_load(267);
     if (f == NULL)
         return (aclError)npu_front_fail(267);
-    return ((__typeof__(&aclrtMemcpyBatchV2))f)(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyBatchV2))f)(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs));
 }
 
 NPU_EXPORT aclError aclrtMemcpyBatchV2(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs) {
@@ -4925,14 +4925,14 @@ NPU_EXPORT aclError aclrtMemcpyBatchV2(void** dsts, size_t* destMaxs, void** src
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemcpyBatchV2(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemcpyBatchV2))f)(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyBatchV2))f)(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex, aclrtStream stream) {
     void *f = npu_front_load(268);
     if (f == NULL)
         return (aclError)npu_front_fail(268);
-    return ((__typeof__(&aclrtMemcpyBatchAsync))f)(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyBatchAsync))f)(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex, stream));
 }
 
 NPU_EXPORT aclError aclrtMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex, aclrtStream stream) {
@@ -4940,14 +4940,14 @@ NPU_EXPORT aclError aclrtMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** 
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemcpyBatchAsync(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemcpyBatchAsync))f)(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyBatchAsync))f)(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemcpyBatchAsyncV2(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, aclrtStream stream) {
     void *f = npu_front_load(269);
     if (f == NULL)
         return (aclError)npu_front_fail(269);
-    return ((__typeof__(&aclrtMemcpyBatchAsyncV2))f)(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyBatchAsyncV2))f)(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, stream));
 }
 
 NPU_EXPORT aclError aclrtMemcpyBatchAsyncV2(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, aclrtStream stream) {
@@ -4955,14 +4955,14 @@ NPU_EXPORT aclError aclrtMemcpyBatchAsyncV2(void** dsts, size_t* destMaxs, void*
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemcpyBatchAsyncV2(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemcpyBatchAsyncV2))f)(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyBatchAsyncV2))f)(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key, size_t len, uint64_t flags) {
     void *f = npu_front_load(270);
     if (f == NULL)
         return (aclError)npu_front_fail(270);
-    return ((__typeof__(&aclrtIpcMemGetExportKey))f)(devPtr, size, key, len, flags);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtIpcMemGetExportKey))f)(devPtr, size, key, len, flags));
 }
 
 NPU_EXPORT aclError aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key, size_t len, uint64_t flags) {
@@ -4970,14 +4970,14 @@ NPU_EXPORT aclError aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtIpcMemGetExportKey(devPtr, size, key, len, flags);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtIpcMemGetExportKey))f)(devPtr, size, key, len, flags);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtIpcMemGetExportKey))f)(devPtr, size, key, len, flags));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtIpcMemClose(const char* key) {
     void *f = npu_front_load(271);
     if (f == NULL)
         return (aclError)npu_front_fail(271);
-    return ((__typeof__(&aclrtIpcMemClose))f)(key);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtIpcMemClose))f)(key));
 }
 
 NPU_EXPORT aclError aclrtIpcMemClose(const char* key) {
@@ -4985,14 +4985,14 @@ NPU_EXPORT aclError aclrtIpcMemClose(const char* key) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtIpcMemClose(key);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtIpcMemClose))f)(key);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtIpcMemClose))f)(key));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtIpcMemImportByKey(void** devPtr, const char* key, uint64_t flags) {
     void *f = npu_front_load(272);
     if (f == NULL)
         return (aclError)npu_front_fail(272);
-    return ((__typeof__(&aclrtIpcMemImportByKey))f)(devPtr, key, flags);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtIpcMemImportByKey))f)(devPtr, key, flags));
 }
 
 NPU_EXPORT aclError aclrtIpcMemImportByKey(void** devPtr, const char* key, uint64_t flags) {
@@ -5000,14 +5000,14 @@ NPU_EXPORT aclError aclrtIpcMemImportByKey(void** devPtr, const char* key, uint6
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtIpcMemImportByKey(devPtr, key, flags);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtIpcMemImportByKey))f)(devPtr, key, flags);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtIpcMemImportByKey))f)(devPtr, key, flags));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num) {
     void *f = npu_front_load(273);
     if (f == NULL)
         return (aclError)npu_front_fail(273);
-    return ((__typeof__(&aclrtIpcMemSetImportPid))f)(key, pid, num);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtIpcMemSetImportPid))f)(key, pid, num));
 }
 
 NPU_EXPORT aclError aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num) {
@@ -5015,14 +5015,14 @@ NPU_EXPORT aclError aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtIpcMemSetImportPid(key, pid, num);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtIpcMemSetImportPid))f)(key, pid, num);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtIpcMemSetImportPid))f)(key, pid, num));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtIpcMemSetAttr(const char* key, aclrtIpcMemAttrType type, uint64_t attr) {
     void *f = npu_front_load(274);
     if (f == NULL)
         return (aclError)npu_front_fail(274);
-    return ((__typeof__(&aclrtIpcMemSetAttr))f)(key, type, attr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtIpcMemSetAttr))f)(key, type, attr));
 }
 
 NPU_EXPORT aclError aclrtIpcMemSetAttr(const char* key, aclrtIpcMemAttrType type, uint64_t attr) {
@@ -5030,14 +5030,14 @@ NPU_EXPORT aclError aclrtIpcMemSetAttr(const char* key, aclrtIpcMemAttrType type
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtIpcMemSetAttr(key, type, attr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtIpcMemSetAttr))f)(key, type, attr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtIpcMemSetAttr))f)(key, type, attr));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtIpcMemImportPidInterServer(const char* key, aclrtServerPid* serverPids, size_t num) {
     void *f = npu_front_load(275);
     if (f == NULL)
         return (aclError)npu_front_fail(275);
-    return ((__typeof__(&aclrtIpcMemImportPidInterServer))f)(key, serverPids, num);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtIpcMemImportPidInterServer))f)(key, serverPids, num));
 }
 
 NPU_EXPORT aclError aclrtIpcMemImportPidInterServer(const char* key, aclrtServerPid* serverPids, size_t num) {
@@ -5045,14 +5045,14 @@ NPU_EXPORT aclError aclrtIpcMemImportPidInterServer(const char* key, aclrtServer
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtIpcMemImportPidInterServer(key, serverPids, num);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtIpcMemImportPidInterServer))f)(key, serverPids, num);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtIpcMemImportPidInterServer))f)(key, serverPids, num));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num) {
     void *f = npu_front_load(276);
     if (f == NULL)
         return (aclError)npu_front_fail(276);
-    return ((__typeof__(&aclrtNotifyBatchReset))f)(notifies, num);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtNotifyBatchReset))f)(notifies, num));
 }
 
 NPU_EXPORT aclError aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num) {
@@ -5060,14 +5060,14 @@ NPU_EXPORT aclError aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtNotifyBatchReset(notifies, num);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtNotifyBatchReset))f)(notifies, num);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtNotifyBatchReset))f)(notifies, num));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_t len, uint64_t flags) {
     void *f = npu_front_load(277);
     if (f == NULL)
         return (aclError)npu_front_fail(277);
-    return ((__typeof__(&aclrtNotifyGetExportKey))f)(notify, key, len, flags);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtNotifyGetExportKey))f)(notify, key, len, flags));
 }
 
 NPU_EXPORT aclError aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_t len, uint64_t flags) {
@@ -5075,14 +5075,14 @@ NPU_EXPORT aclError aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtNotifyGetExportKey(notify, key, len, flags);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtNotifyGetExportKey))f)(notify, key, len, flags);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtNotifyGetExportKey))f)(notify, key, len, flags));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtNotifyImportByKey(aclrtNotify* notify, const char* key, uint64_t flags) {
     void *f = npu_front_load(278);
     if (f == NULL)
         return (aclError)npu_front_fail(278);
-    return ((__typeof__(&aclrtNotifyImportByKey))f)(notify, key, flags);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtNotifyImportByKey))f)(notify, key, flags));
 }
 
 NPU_EXPORT aclError aclrtNotifyImportByKey(aclrtNotify* notify, const char* key, uint64_t flags) {
@@ -5090,14 +5090,14 @@ NPU_EXPORT aclError aclrtNotifyImportByKey(aclrtNotify* notify, const char* key,
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtNotifyImportByKey(notify, key, flags);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtNotifyImportByKey))f)(notify, key, flags);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtNotifyImportByKey))f)(notify, key, flags));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid, size_t num) {
     void *f = npu_front_load(279);
     if (f == NULL)
         return (aclError)npu_front_fail(279);
-    return ((__typeof__(&aclrtNotifySetImportPid))f)(notify, pid, num);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtNotifySetImportPid))f)(notify, pid, num));
 }
 
 NPU_EXPORT aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid, size_t num) {
@@ -5105,14 +5105,14 @@ NPU_EXPORT aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid, si
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtNotifySetImportPid(notify, pid, num);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtNotifySetImportPid))f)(notify, pid, num);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtNotifySetImportPid))f)(notify, pid, num));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtNotifySetImportPidInterServer(aclrtNotify notify, aclrtServerPid* serverPids, size_t num) {
     void *f = npu_front_load(280);
     if (f == NULL)
         return (aclError)npu_front_fail(280);
-    return ((__typeof__(&aclrtNotifySetImportPidInterServer))f)(notify, serverPids, num);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtNotifySetImportPidInterServer))f)(notify, serverPids, num));
 }
 
 NPU_EXPORT aclError aclrtNotifySetImportPidInterServer(aclrtNotify notify, aclrtServerPid* serverPids, size_t num) {
@@ -5120,14 +5120,14 @@ NPU_EXPORT aclError aclrtNotifySetImportPidInterServer(aclrtNotify notify, aclrt
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtNotifySetImportPidInterServer(notify, serverPids, num);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtNotifySetImportPidInterServer))f)(notify, serverPids, num);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtNotifySetImportPidInterServer))f)(notify, serverPids, num));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
     void *f = npu_front_load(281);
     if (f == NULL)
         return (aclError)npu_front_fail(281);
-    return ((__typeof__(&aclmdlRICaptureBegin))f)(stream, mode);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRICaptureBegin))f)(stream, mode));
 }
 
 NPU_EXPORT aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
@@ -5135,14 +5135,14 @@ NPU_EXPORT aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRICaptureBegin(stream, mode);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRICaptureBegin))f)(stream, mode);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRICaptureBegin))f)(stream, mode));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* status, aclmdlRI* modelRI) {
     void *f = npu_front_load(282);
     if (f == NULL)
         return (aclError)npu_front_fail(282);
-    return ((__typeof__(&aclmdlRICaptureGetInfo))f)(stream, status, modelRI);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRICaptureGetInfo))f)(stream, status, modelRI));
 }
 
 NPU_EXPORT aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* status, aclmdlRI* modelRI) {
@@ -5150,14 +5150,14 @@ NPU_EXPORT aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureSt
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRICaptureGetInfo(stream, status, modelRI);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRICaptureGetInfo))f)(stream, status, modelRI);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRICaptureGetInfo))f)(stream, status, modelRI));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
     void *f = npu_front_load(283);
     if (f == NULL)
         return (aclError)npu_front_fail(283);
-    return ((__typeof__(&aclmdlRICaptureEnd))f)(stream, modelRI);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRICaptureEnd))f)(stream, modelRI));
 }
 
 NPU_EXPORT aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
@@ -5165,14 +5165,14 @@ NPU_EXPORT aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRICaptureEnd(stream, modelRI);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRICaptureEnd))f)(stream, modelRI);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRICaptureEnd))f)(stream, modelRI));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRIDebugPrint(aclmdlRI modelRI) {
     void *f = npu_front_load(284);
     if (f == NULL)
         return (aclError)npu_front_fail(284);
-    return ((__typeof__(&aclmdlRIDebugPrint))f)(modelRI);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIDebugPrint))f)(modelRI));
 }
 
 NPU_EXPORT aclError aclmdlRIDebugPrint(aclmdlRI modelRI) {
@@ -5180,14 +5180,14 @@ NPU_EXPORT aclError aclmdlRIDebugPrint(aclmdlRI modelRI) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIDebugPrint(modelRI);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRIDebugPrint))f)(modelRI);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIDebugPrint))f)(modelRI));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, uint32_t flags) {
     void *f = npu_front_load(285);
     if (f == NULL)
         return (aclError)npu_front_fail(285);
-    return ((__typeof__(&aclmdlRIDebugJsonPrint))f)(modelRI, path, flags);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIDebugJsonPrint))f)(modelRI, path, flags));
 }
 
 NPU_EXPORT aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, uint32_t flags) {
@@ -5195,14 +5195,14 @@ NPU_EXPORT aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, u
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIDebugJsonPrint(modelRI, path, flags);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRIDebugJsonPrint))f)(modelRI, path, flags);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIDebugJsonPrint))f)(modelRI, path, flags));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode) {
     void *f = npu_front_load(286);
     if (f == NULL)
         return (aclError)npu_front_fail(286);
-    return ((__typeof__(&aclmdlRICaptureThreadExchangeMode))f)(mode);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRICaptureThreadExchangeMode))f)(mode));
 }
 
 NPU_EXPORT aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode) {
@@ -5210,14 +5210,14 @@ NPU_EXPORT aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode)
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRICaptureThreadExchangeMode(mode);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRICaptureThreadExchangeMode))f)(mode);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRICaptureThreadExchangeMode))f)(mode));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
     void *f = npu_front_load(287);
     if (f == NULL)
         return (aclError)npu_front_fail(287);
-    return ((__typeof__(&aclmdlRIExecuteAsync))f)(modelRI, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIExecuteAsync))f)(modelRI, stream));
 }
 
 NPU_EXPORT aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
@@ -5225,14 +5225,14 @@ NPU_EXPORT aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIExecuteAsync(modelRI, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRIExecuteAsync))f)(modelRI, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIExecuteAsync))f)(modelRI, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
     void *f = npu_front_load(288);
     if (f == NULL)
         return (aclError)npu_front_fail(288);
-    return ((__typeof__(&aclmdlRIExecute))f)(modelRI, timeout);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIExecute))f)(modelRI, timeout));
 }
 
 NPU_EXPORT aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
@@ -5240,14 +5240,14 @@ NPU_EXPORT aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIExecute(modelRI, timeout);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRIExecute))f)(modelRI, timeout);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIExecute))f)(modelRI, timeout));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRIDestroy(aclmdlRI modelRI) {
     void *f = npu_front_load(289);
     if (f == NULL)
         return (aclError)npu_front_fail(289);
-    return ((__typeof__(&aclmdlRIDestroy))f)(modelRI);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIDestroy))f)(modelRI));
 }
 
 NPU_EXPORT aclError aclmdlRIDestroy(aclmdlRI modelRI) {
@@ -5255,14 +5255,14 @@ NPU_EXPORT aclError aclmdlRIDestroy(aclmdlRI modelRI) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIDestroy(modelRI);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRIDestroy))f)(modelRI);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIDestroy))f)(modelRI));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
     void *f = npu_front_load(290);
     if (f == NULL)
         return (aclError)npu_front_fail(290);
-    return ((__typeof__(&aclmdlRICaptureTaskGrpBegin))f)(stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRICaptureTaskGrpBegin))f)(stream));
 }
 
 NPU_EXPORT aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
@@ -5270,14 +5270,14 @@ NPU_EXPORT aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRICaptureTaskGrpBegin(stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRICaptureTaskGrpBegin))f)(stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRICaptureTaskGrpBegin))f)(stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle) {
     void *f = npu_front_load(291);
     if (f == NULL)
         return (aclError)npu_front_fail(291);
-    return ((__typeof__(&aclmdlRICaptureTaskGrpEnd))f)(stream, handle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRICaptureTaskGrpEnd))f)(stream, handle));
 }
 
 NPU_EXPORT aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle) {
@@ -5285,14 +5285,14 @@ NPU_EXPORT aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* 
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRICaptureTaskGrpEnd(stream, handle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRICaptureTaskGrpEnd))f)(stream, handle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRICaptureTaskGrpEnd))f)(stream, handle));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle) {
     void *f = npu_front_load(292);
     if (f == NULL)
         return (aclError)npu_front_fail(292);
-    return ((__typeof__(&aclmdlRICaptureTaskUpdateBegin))f)(stream, handle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRICaptureTaskUpdateBegin))f)(stream, handle));
 }
 
 NPU_EXPORT aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle) {
@@ -5300,14 +5300,14 @@ NPU_EXPORT aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTask
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRICaptureTaskUpdateBegin(stream, handle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRICaptureTaskUpdateBegin))f)(stream, handle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRICaptureTaskUpdateBegin))f)(stream, handle));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
     void *f = npu_front_load(293);
     if (f == NULL)
         return (aclError)npu_front_fail(293);
-    return ((__typeof__(&aclmdlRICaptureTaskUpdateEnd))f)(stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRICaptureTaskUpdateEnd))f)(stream));
 }
 
 NPU_EXPORT aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
@@ -5315,14 +5315,14 @@ NPU_EXPORT aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRICaptureTaskUpdateEnd(stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRICaptureTaskUpdateEnd))f)(stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRICaptureTaskUpdateEnd))f)(stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) {
     void *f = npu_front_load(294);
     if (f == NULL)
         return (aclError)npu_front_fail(294);
-    return ((__typeof__(&aclmdlRIBuildBegin))f)(modelRI, flag);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIBuildBegin))f)(modelRI, flag));
 }
 
 NPU_EXPORT aclError aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) {
@@ -5330,14 +5330,14 @@ NPU_EXPORT aclError aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIBuildBegin(modelRI, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRIBuildBegin))f)(modelRI, flag);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIBuildBegin))f)(modelRI, flag));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag) {
     void *f = npu_front_load(295);
     if (f == NULL)
         return (aclError)npu_front_fail(295);
-    return ((__typeof__(&aclmdlRIBindStream))f)(modelRI, stream, flag);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIBindStream))f)(modelRI, stream, flag));
 }
 
 NPU_EXPORT aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag) {
@@ -5345,14 +5345,14 @@ NPU_EXPORT aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uin
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIBindStream(modelRI, stream, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRIBindStream))f)(modelRI, stream, flag);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIBindStream))f)(modelRI, stream, flag));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
     void *f = npu_front_load(296);
     if (f == NULL)
         return (aclError)npu_front_fail(296);
-    return ((__typeof__(&aclmdlRIEndTask))f)(modelRI, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIEndTask))f)(modelRI, stream));
 }
 
 NPU_EXPORT aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
@@ -5360,14 +5360,14 @@ NPU_EXPORT aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIEndTask(modelRI, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRIEndTask))f)(modelRI, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIEndTask))f)(modelRI, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
     void *f = npu_front_load(297);
     if (f == NULL)
         return (aclError)npu_front_fail(297);
-    return ((__typeof__(&aclmdlRIBuildEnd))f)(modelRI, reserve);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIBuildEnd))f)(modelRI, reserve));
 }
 
 NPU_EXPORT aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
@@ -5375,14 +5375,14 @@ NPU_EXPORT aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIBuildEnd(modelRI, reserve);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRIBuildEnd))f)(modelRI, reserve);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIBuildEnd))f)(modelRI, reserve));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
     void *f = npu_front_load(298);
     if (f == NULL)
         return (aclError)npu_front_fail(298);
-    return ((__typeof__(&aclmdlRIUnbindStream))f)(modelRI, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIUnbindStream))f)(modelRI, stream));
 }
 
 NPU_EXPORT aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
@@ -5390,14 +5390,14 @@ NPU_EXPORT aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIUnbindStream(modelRI, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRIUnbindStream))f)(modelRI, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIUnbindStream))f)(modelRI, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRISetName(aclmdlRI modelRI, const char* name) {
     void *f = npu_front_load(299);
     if (f == NULL)
         return (aclError)npu_front_fail(299);
-    return ((__typeof__(&aclmdlRISetName))f)(modelRI, name);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRISetName))f)(modelRI, name));
 }
 
 NPU_EXPORT aclError aclmdlRISetName(aclmdlRI modelRI, const char* name) {
@@ -5405,14 +5405,14 @@ NPU_EXPORT aclError aclmdlRISetName(aclmdlRI modelRI, const char* name) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRISetName(modelRI, name);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRISetName))f)(modelRI, name);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRISetName))f)(modelRI, name));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* name) {
     void *f = npu_front_load(300);
     if (f == NULL)
         return (aclError)npu_front_fail(300);
-    return ((__typeof__(&aclmdlRIGetName))f)(modelRI, maxLen, name);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIGetName))f)(modelRI, maxLen, name));
 }
 
 NPU_EXPORT aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* name) {
@@ -5420,14 +5420,14 @@ NPU_EXPORT aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* nam
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIGetName(modelRI, maxLen, name);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRIGetName))f)(modelRI, maxLen, name);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIGetName))f)(modelRI, maxLen, name));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId) {
     void *f = npu_front_load(301);
     if (f == NULL)
         return (aclError)npu_front_fail(301);
-    return ((__typeof__(&aclmdlRIGetId))f)(modelRI, modelRIId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIGetId))f)(modelRI, modelRIId));
 }
 
 NPU_EXPORT aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId) {
@@ -5435,14 +5435,14 @@ NPU_EXPORT aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIGetId(modelRI, modelRIId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRIGetId))f)(modelRI, modelRIId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIGetId))f)(modelRI, modelRIId));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func, void* userData) {
     void *f = npu_front_load(302);
     if (f == NULL)
         return (aclError)npu_front_fail(302);
-    return ((__typeof__(&aclmdlRIDestroyRegisterCallback))f)(modelRI, func, userData);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIDestroyRegisterCallback))f)(modelRI, func, userData));
 }
 
 NPU_EXPORT aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func, void* userData) {
@@ -5450,14 +5450,14 @@ NPU_EXPORT aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallb
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIDestroyRegisterCallback(modelRI, func, userData);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRIDestroyRegisterCallback))f)(modelRI, func, userData);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIDestroyRegisterCallback))f)(modelRI, func, userData));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCallback func) {
     void *f = npu_front_load(303);
     if (f == NULL)
         return (aclError)npu_front_fail(303);
-    return ((__typeof__(&aclmdlRIDestroyUnregisterCallback))f)(modelRI, func);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIDestroyUnregisterCallback))f)(modelRI, func));
 }
 
 NPU_EXPORT aclError aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCallback func) {
@@ -5465,14 +5465,14 @@ NPU_EXPORT aclError aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCal
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIDestroyUnregisterCallback(modelRI, func);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRIDestroyUnregisterCallback))f)(modelRI, func);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIDestroyUnregisterCallback))f)(modelRI, func));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlInitDump(void) {
     void *f = npu_front_load(304);
     if (f == NULL)
         return (aclError)npu_front_fail(304);
-    return ((__typeof__(&aclmdlInitDump))f)();
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlInitDump))f)());
 }
 
 NPU_EXPORT aclError aclmdlInitDump(void) {
@@ -5480,14 +5480,14 @@ NPU_EXPORT aclError aclmdlInitDump(void) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlInitDump();
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlInitDump))f)();
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlInitDump))f)());
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlSetDump(const char* dumpCfgPath) {
     void *f = npu_front_load(305);
     if (f == NULL)
         return (aclError)npu_front_fail(305);
-    return ((__typeof__(&aclmdlSetDump))f)(dumpCfgPath);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlSetDump))f)(dumpCfgPath));
 }
 
 NPU_EXPORT aclError aclmdlSetDump(const char* dumpCfgPath) {
@@ -5495,14 +5495,14 @@ NPU_EXPORT aclError aclmdlSetDump(const char* dumpCfgPath) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlSetDump(dumpCfgPath);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlSetDump))f)(dumpCfgPath);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlSetDump))f)(dumpCfgPath));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlFinalizeDump(void) {
     void *f = npu_front_load(306);
     if (f == NULL)
         return (aclError)npu_front_fail(306);
-    return ((__typeof__(&aclmdlFinalizeDump))f)();
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlFinalizeDump))f)());
 }
 
 NPU_EXPORT aclError aclmdlFinalizeDump(void) {
@@ -5510,14 +5510,14 @@ NPU_EXPORT aclError aclmdlFinalizeDump(void) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlFinalizeDump();
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlFinalizeDump))f)();
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlFinalizeDump))f)());
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams, uint32_t* numStreams) {
     void *f = npu_front_load(307);
     if (f == NULL)
         return (aclError)npu_front_fail(307);
-    return ((__typeof__(&aclmdlRIGetStreams))f)(modelRI, streams, numStreams);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIGetStreams))f)(modelRI, streams, numStreams));
 }
 
 NPU_EXPORT aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams, uint32_t* numStreams) {
@@ -5525,14 +5525,14 @@ NPU_EXPORT aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams, u
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIGetStreams(modelRI, streams, numStreams);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRIGetStreams))f)(modelRI, streams, numStreams);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIGetStreams))f)(modelRI, streams, numStreams));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask* tasks, uint32_t* numTasks) {
     void *f = npu_front_load(308);
     if (f == NULL)
         return (aclError)npu_front_fail(308);
-    return ((__typeof__(&aclmdlRIGetTasksByStream))f)(stream, tasks, numTasks);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIGetTasksByStream))f)(stream, tasks, numTasks));
 }
 
 NPU_EXPORT aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask* tasks, uint32_t* numTasks) {
@@ -5540,14 +5540,14 @@ NPU_EXPORT aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask* t
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIGetTasksByStream(stream, tasks, numTasks);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRIGetTasksByStream))f)(stream, tasks, numTasks);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIGetTasksByStream))f)(stream, tasks, numTasks));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType* type) {
     void *f = npu_front_load(309);
     if (f == NULL)
         return (aclError)npu_front_fail(309);
-    return ((__typeof__(&aclmdlRITaskGetType))f)(task, type);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRITaskGetType))f)(task, type));
 }
 
 NPU_EXPORT aclError aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType* type) {
@@ -5555,14 +5555,14 @@ NPU_EXPORT aclError aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType* typ
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRITaskGetType(task, type);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRITaskGetType))f)(task, type);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRITaskGetType))f)(task, type));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t* id) {
     void *f = npu_front_load(310);
     if (f == NULL)
         return (aclError)npu_front_fail(310);
-    return ((__typeof__(&aclmdlRITaskGetSeqId))f)(task, id);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRITaskGetSeqId))f)(task, id));
 }
 
 NPU_EXPORT aclError aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t* id) {
@@ -5570,14 +5570,14 @@ NPU_EXPORT aclError aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t* id) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRITaskGetSeqId(task, id);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRITaskGetSeqId))f)(task, id);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRITaskGetSeqId))f)(task, id));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion, int32_t* patchVersion) {
     void *f = npu_front_load(311);
     if (f == NULL)
         return (aclError)npu_front_fail(311);
-    return ((__typeof__(&aclrtGetVersion))f)(majorVersion, minorVersion, patchVersion);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetVersion))f)(majorVersion, minorVersion, patchVersion));
 }
 
 NPU_EXPORT aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion, int32_t* patchVersion) {
@@ -5585,14 +5585,14 @@ NPU_EXPORT aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetVersion(majorVersion, minorVersion, patchVersion);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetVersion))f)(majorVersion, minorVersion, patchVersion);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetVersion))f)(majorVersion, minorVersion, patchVersion));
 }
 
 static NPU_FRONT_COLD aclError load_aclInitCallbackRegister(aclRegisterCallbackType type, aclInitCallbackFunc cbFunc, void* userData) {
     void *f = npu_front_load(312);
     if (f == NULL)
         return (aclError)npu_front_fail(312);
-    return ((__typeof__(&aclInitCallbackRegister))f)(type, cbFunc, userData);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclInitCallbackRegister))f)(type, cbFunc, userData));
 }
 
 NPU_EXPORT aclError aclInitCallbackRegister(aclRegisterCallbackType type, aclInitCallbackFunc cbFunc, void* userData) {
@@ -5600,14 +5600,14 @@ NPU_EXPORT aclError aclInitCallbackRegister(aclRegisterCallbackType type, aclIni
     if (__builtin_expect(f == NULL, 0))
         return load_aclInitCallbackRegister(type, cbFunc, userData);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclInitCallbackRegister))f)(type, cbFunc, userData);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclInitCallbackRegister))f)(type, cbFunc, userData));
 }
 
 static NPU_FRONT_COLD aclError load_aclInitCallbackUnRegister(aclRegisterCallbackType type, aclInitCallbackFunc cbFunc) {
     void *f = npu_front_load(313);
     if (f == NULL)
         return (aclError)npu_front_fail(313);
-    return ((__typeof__(&aclInitCallbackUnRegister))f)(type, cbFunc);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclInitCallbackUnRegister))f)(type, cbFunc));
 }
 
 NPU_EXPORT aclError aclInitCallbackUnRegister(aclRegisterCallbackType type, aclInitCallbackFunc cbFunc) {
@@ -5615,14 +5615,14 @@ NPU_EXPORT aclError aclInitCallbackUnRegister(aclRegisterCallbackType type, aclI
     if (__builtin_expect(f == NULL, 0))
         return load_aclInitCallbackUnRegister(type, cbFunc);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclInitCallbackUnRegister))f)(type, cbFunc);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclInitCallbackUnRegister))f)(type, cbFunc));
 }
 
 static NPU_FRONT_COLD aclError load_aclFinalizeCallbackRegister(aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc, void* userData) {
     void *f = npu_front_load(314);
     if (f == NULL)
         return (aclError)npu_front_fail(314);
-    return ((__typeof__(&aclFinalizeCallbackRegister))f)(type, cbFunc, userData);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclFinalizeCallbackRegister))f)(type, cbFunc, userData));
 }
 
 NPU_EXPORT aclError aclFinalizeCallbackRegister(aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc, void* userData) {
@@ -5630,14 +5630,14 @@ NPU_EXPORT aclError aclFinalizeCallbackRegister(aclRegisterCallbackType type, ac
     if (__builtin_expect(f == NULL, 0))
         return load_aclFinalizeCallbackRegister(type, cbFunc, userData);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclFinalizeCallbackRegister))f)(type, cbFunc, userData);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclFinalizeCallbackRegister))f)(type, cbFunc, userData));
 }
 
 static NPU_FRONT_COLD aclError load_aclFinalizeCallbackUnRegister(aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc) {
     void *f = npu_front_load(315);
     if (f == NULL)
         return (aclError)npu_front_fail(315);
-    return ((__typeof__(&aclFinalizeCallbackUnRegister))f)(type, cbFunc);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclFinalizeCallbackUnRegister))f)(type, cbFunc));
 }
 
 NPU_EXPORT aclError aclFinalizeCallbackUnRegister(aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc) {
@@ -5645,14 +5645,14 @@ NPU_EXPORT aclError aclFinalizeCallbackUnRegister(aclRegisterCallbackType type, 
     if (__builtin_expect(f == NULL, 0))
         return load_aclFinalizeCallbackUnRegister(type, cbFunc);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclFinalizeCallbackUnRegister))f)(type, cbFunc);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclFinalizeCallbackUnRegister))f)(type, cbFunc));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtCheckMemType(void** addrList, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve) {
     void *f = npu_front_load(316);
     if (f == NULL)
         return (aclError)npu_front_fail(316);
-    return ((__typeof__(&aclrtCheckMemType))f)(addrList, size, memType, checkResult, reserve);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCheckMemType))f)(addrList, size, memType, checkResult, reserve));
 }
 
 NPU_EXPORT aclError aclrtCheckMemType(void** addrList, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve) {
@@ -5660,14 +5660,14 @@ NPU_EXPORT aclError aclrtCheckMemType(void** addrList, uint32_t size, uint32_t m
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCheckMemType(addrList, size, memType, checkResult, reserve);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCheckMemType))f)(addrList, size, memType, checkResult, reserve);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCheckMemType))f)(addrList, size, memType, checkResult, reserve));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetLogicDevIdByUserDevId(const int32_t userDevid, int32_t* const logicDevId) {
     void *f = npu_front_load(317);
     if (f == NULL)
         return (aclError)npu_front_fail(317);
-    return ((__typeof__(&aclrtGetLogicDevIdByUserDevId))f)(userDevid, logicDevId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetLogicDevIdByUserDevId))f)(userDevid, logicDevId));
 }
 
 NPU_EXPORT aclError aclrtGetLogicDevIdByUserDevId(const int32_t userDevid, int32_t* const logicDevId) {
@@ -5675,14 +5675,14 @@ NPU_EXPORT aclError aclrtGetLogicDevIdByUserDevId(const int32_t userDevid, int32
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetLogicDevIdByUserDevId(userDevid, logicDevId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetLogicDevIdByUserDevId))f)(userDevid, logicDevId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetLogicDevIdByUserDevId))f)(userDevid, logicDevId));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevid) {
     void *f = npu_front_load(318);
     if (f == NULL)
         return (aclError)npu_front_fail(318);
-    return ((__typeof__(&aclrtGetUserDevIdByLogicDevId))f)(logicDevId, userDevid);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetUserDevIdByLogicDevId))f)(logicDevId, userDevid));
 }
 
 NPU_EXPORT aclError aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevid) {
@@ -5690,14 +5690,14 @@ NPU_EXPORT aclError aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId, int3
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetUserDevIdByLogicDevId(logicDevId, userDevid);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetUserDevIdByLogicDevId))f)(logicDevId, userDevid);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetUserDevIdByLogicDevId))f)(logicDevId, userDevid));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t* const logicDevId) {
     void *f = npu_front_load(319);
     if (f == NULL)
         return (aclError)npu_front_fail(319);
-    return ((__typeof__(&aclrtGetLogicDevIdByPhyDevId))f)(phyDevId, logicDevId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetLogicDevIdByPhyDevId))f)(phyDevId, logicDevId));
 }
 
 NPU_EXPORT aclError aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t* const logicDevId) {
@@ -5705,14 +5705,14 @@ NPU_EXPORT aclError aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetLogicDevIdByPhyDevId(phyDevId, logicDevId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetLogicDevIdByPhyDevId))f)(phyDevId, logicDevId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetLogicDevIdByPhyDevId))f)(phyDevId, logicDevId));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32_t* const phyDevId) {
     void *f = npu_front_load(320);
     if (f == NULL)
         return (aclError)npu_front_fail(320);
-    return ((__typeof__(&aclrtGetPhyDevIdByLogicDevId))f)(logicDevId, phyDevId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetPhyDevIdByLogicDevId))f)(logicDevId, phyDevId));
 }
 
 NPU_EXPORT aclError aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32_t* const phyDevId) {
@@ -5720,14 +5720,14 @@ NPU_EXPORT aclError aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetPhyDevIdByLogicDevId(logicDevId, phyDevId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetPhyDevIdByLogicDevId))f)(logicDevId, phyDevId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetPhyDevIdByLogicDevId))f)(logicDevId, phyDevId));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId, int32_t* const userDevId) {
     void *f = npu_front_load(321);
     if (f == NULL)
         return (aclError)npu_front_fail(321);
-    return ((__typeof__(&aclrtGetUserDevIdByPhyDevId))f)(phyDevId, userDevId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetUserDevIdByPhyDevId))f)(phyDevId, userDevId));
 }
 
 NPU_EXPORT aclError aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId, int32_t* const userDevId) {
@@ -5735,14 +5735,14 @@ NPU_EXPORT aclError aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId, int32_t*
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetUserDevIdByPhyDevId(phyDevId, userDevId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetUserDevIdByPhyDevId))f)(phyDevId, userDevId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetUserDevIdByPhyDevId))f)(phyDevId, userDevId));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetPhyDevIdByUserDevId(const int32_t userDevId, int32_t* const phyDevId) {
     void *f = npu_front_load(322);
     if (f == NULL)
         return (aclError)npu_front_fail(322);
-    return ((__typeof__(&aclrtGetPhyDevIdByUserDevId))f)(userDevId, phyDevId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetPhyDevIdByUserDevId))f)(userDevId, phyDevId));
 }
 
 NPU_EXPORT aclError aclrtGetPhyDevIdByUserDevId(const int32_t userDevId, int32_t* const phyDevId) {
@@ -5750,14 +5750,14 @@ NPU_EXPORT aclError aclrtGetPhyDevIdByUserDevId(const int32_t userDevId, int32_t
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetPhyDevIdByUserDevId(userDevId, phyDevId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetPhyDevIdByUserDevId))f)(userDevId, phyDevId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetPhyDevIdByUserDevId))f)(userDevId, phyDevId));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtProfTrace(void* userdata, int32_t length, aclrtStream stream) {
     void *f = npu_front_load(323);
     if (f == NULL)
         return (aclError)npu_front_fail(323);
-    return ((__typeof__(&aclrtProfTrace))f)(userdata, length, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtProfTrace))f)(userdata, length, stream));
 }
 
 NPU_EXPORT aclError aclrtProfTrace(void* userdata, int32_t length, aclrtStream stream) {
@@ -5765,14 +5765,14 @@ NPU_EXPORT aclError aclrtProfTrace(void* userdata, int32_t length, aclrtStream s
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtProfTrace(userdata, length, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtProfTrace))f)(userdata, length, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtProfTrace))f)(userdata, length, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtLaunchKernelCfg* cfg, aclrtStream stream) {
     void *f = npu_front_load(324);
     if (f == NULL)
         return (aclError)npu_front_fail(324);
-    return ((__typeof__(&aclrtLaunchKernelV2))f)(funcHandle, numBlocks, argsData, argsSize, cfg, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtLaunchKernelV2))f)(funcHandle, numBlocks, argsData, argsSize, cfg, stream));
 }
 
 NPU_EXPORT aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtLaunchKernelCfg* cfg, aclrtStream stream) {
@@ -5780,7 +5780,7 @@ NPU_EXPORT aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t num
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtLaunchKernelV2(funcHandle, numBlocks, argsData, argsSize, cfg, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtLaunchKernelV2))f)(funcHandle, numBlocks, argsData, argsSize, cfg, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtLaunchKernelV2))f)(funcHandle, numBlocks, argsData, argsSize, cfg, stream));
 }
 
 /* Written in launchq.c. */
@@ -5790,7 +5790,7 @@ static NPU_FRONT_COLD aclError load_aclrtLaunchKernelWithArgsArray(void* func, u
     void *f = npu_front_load(326);
     if (f == NULL)
         return (aclError)npu_front_fail(326);
-    return ((__typeof__(&aclrtLaunchKernelWithArgsArray))f)(func, numBlocks, stream, cfg, args);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtLaunchKernelWithArgsArray))f)(func, numBlocks, stream, cfg, args));
 }
 
 NPU_EXPORT aclError aclrtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void** args) {
@@ -5798,14 +5798,14 @@ NPU_EXPORT aclError aclrtLaunchKernelWithArgsArray(void* func, uint32_t numBlock
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtLaunchKernelWithArgsArray(func, numBlocks, stream, cfg, args);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtLaunchKernelWithArgsArray))f)(func, numBlocks, stream, cfg, args);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtLaunchKernelWithArgsArray))f)(func, numBlocks, stream, cfg, args));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtLaunchSIMTKernelWithArgsArray(void* func, dim3 gridDim, dim3 blockDim, size_t dynUbufSize, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void** args) {
     void *f = npu_front_load(327);
     if (f == NULL)
         return (aclError)npu_front_fail(327);
-    return ((__typeof__(&aclrtLaunchSIMTKernelWithArgsArray))f)(func, gridDim, blockDim, dynUbufSize, stream, cfg, args);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtLaunchSIMTKernelWithArgsArray))f)(func, gridDim, blockDim, dynUbufSize, stream, cfg, args));
 }
 
 NPU_EXPORT aclError aclrtLaunchSIMTKernelWithArgsArray(void* func, dim3 gridDim, dim3 blockDim, size_t dynUbufSize, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void** args) {
@@ -5813,14 +5813,14 @@ NPU_EXPORT aclError aclrtLaunchSIMTKernelWithArgsArray(void* func, dim3 gridDim,
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtLaunchSIMTKernelWithArgsArray(func, gridDim, blockDim, dynUbufSize, stream, cfg, args);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtLaunchSIMTKernelWithArgsArray))f)(func, gridDim, blockDim, dynUbufSize, stream, cfg, args);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtLaunchSIMTKernelWithArgsArray))f)(func, gridDim, blockDim, dynUbufSize, stream, cfg, args));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtLaunchSIMTKernelWithHostArgs(void* func, dim3 gridDim, dim3 blockDim, size_t dynUbufSize, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void* hostArgs, size_t argsSize, aclrtPlaceHolderInfo* placeHolderArray, size_t placeHolderNum) {
     void *f = npu_front_load(328);
     if (f == NULL)
         return (aclError)npu_front_fail(328);
-    return ((__typeof__(&aclrtLaunchSIMTKernelWithHostArgs))f)(func, gridDim, blockDim, dynUbufSize, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtLaunchSIMTKernelWithHostArgs))f)(func, gridDim, blockDim, dynUbufSize, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum));
 }
 
 NPU_EXPORT aclError aclrtLaunchSIMTKernelWithHostArgs(void* func, dim3 gridDim, dim3 blockDim, size_t dynUbufSize, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void* hostArgs, size_t argsSize, aclrtPlaceHolderInfo* placeHolderArray, size_t placeHolderNum) {
@@ -5828,14 +5828,14 @@ NPU_EXPORT aclError aclrtLaunchSIMTKernelWithHostArgs(void* func, dim3 gridDim, 
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtLaunchSIMTKernelWithHostArgs(func, gridDim, blockDim, dynUbufSize, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtLaunchSIMTKernelWithHostArgs))f)(func, gridDim, blockDim, dynUbufSize, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtLaunchSIMTKernelWithHostArgs))f)(func, gridDim, blockDim, dynUbufSize, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtCtxGetFloatOverflowAddr(void** overflowAddr) {
     void *f = npu_front_load(329);
     if (f == NULL)
         return (aclError)npu_front_fail(329);
-    return ((__typeof__(&aclrtCtxGetFloatOverflowAddr))f)(overflowAddr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCtxGetFloatOverflowAddr))f)(overflowAddr));
 }
 
 NPU_EXPORT aclError aclrtCtxGetFloatOverflowAddr(void** overflowAddr) {
@@ -5843,14 +5843,14 @@ NPU_EXPORT aclError aclrtCtxGetFloatOverflowAddr(void** overflowAddr) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCtxGetFloatOverflowAddr(overflowAddr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCtxGetFloatOverflowAddr))f)(overflowAddr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCtxGetFloatOverflowAddr))f)(overflowAddr));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetFloatOverflowStatus(void* outputAddr, uint64_t outputSize, aclrtStream stream) {
     void *f = npu_front_load(330);
     if (f == NULL)
         return (aclError)npu_front_fail(330);
-    return ((__typeof__(&aclrtGetFloatOverflowStatus))f)(outputAddr, outputSize, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetFloatOverflowStatus))f)(outputAddr, outputSize, stream));
 }
 
 NPU_EXPORT aclError aclrtGetFloatOverflowStatus(void* outputAddr, uint64_t outputSize, aclrtStream stream) {
@@ -5858,14 +5858,14 @@ NPU_EXPORT aclError aclrtGetFloatOverflowStatus(void* outputAddr, uint64_t outpu
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetFloatOverflowStatus(outputAddr, outputSize, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetFloatOverflowStatus))f)(outputAddr, outputSize, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetFloatOverflowStatus))f)(outputAddr, outputSize, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtResetFloatOverflowStatus(aclrtStream stream) {
     void *f = npu_front_load(331);
     if (f == NULL)
         return (aclError)npu_front_fail(331);
-    return ((__typeof__(&aclrtResetFloatOverflowStatus))f)(stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtResetFloatOverflowStatus))f)(stream));
 }
 
 NPU_EXPORT aclError aclrtResetFloatOverflowStatus(aclrtStream stream) {
@@ -5873,14 +5873,14 @@ NPU_EXPORT aclError aclrtResetFloatOverflowStatus(aclrtStream stream) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtResetFloatOverflowStatus(stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtResetFloatOverflowStatus))f)(stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtResetFloatOverflowStatus))f)(stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtNpuGetFloatOverFlowStatus(void* outputAddr, uint64_t outputSize, uint32_t checkMode, aclrtStream stream) {
     void *f = npu_front_load(332);
     if (f == NULL)
         return (aclError)npu_front_fail(332);
-    return ((__typeof__(&aclrtNpuGetFloatOverFlowStatus))f)(outputAddr, outputSize, checkMode, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtNpuGetFloatOverFlowStatus))f)(outputAddr, outputSize, checkMode, stream));
 }
 
 NPU_EXPORT aclError aclrtNpuGetFloatOverFlowStatus(void* outputAddr, uint64_t outputSize, uint32_t checkMode, aclrtStream stream) {
@@ -5888,14 +5888,14 @@ NPU_EXPORT aclError aclrtNpuGetFloatOverFlowStatus(void* outputAddr, uint64_t ou
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtNpuGetFloatOverFlowStatus(outputAddr, outputSize, checkMode, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtNpuGetFloatOverFlowStatus))f)(outputAddr, outputSize, checkMode, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtNpuGetFloatOverFlowStatus))f)(outputAddr, outputSize, checkMode, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode, aclrtStream stream) {
     void *f = npu_front_load(333);
     if (f == NULL)
         return (aclError)npu_front_fail(333);
-    return ((__typeof__(&aclrtNpuClearFloatOverFlowStatus))f)(checkMode, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtNpuClearFloatOverFlowStatus))f)(checkMode, stream));
 }
 
 NPU_EXPORT aclError aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode, aclrtStream stream) {
@@ -5903,14 +5903,14 @@ NPU_EXPORT aclError aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode, aclrtSt
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtNpuClearFloatOverFlowStatus(checkMode, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtNpuClearFloatOverFlowStatus))f)(checkMode, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtNpuClearFloatOverFlowStatus))f)(checkMode, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
     void *f = npu_front_load(334);
     if (f == NULL)
         return (aclError)npu_front_fail(334);
-    return ((__typeof__(&aclrtLaunchHostFunc))f)(stream, fn, args);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtLaunchHostFunc))f)(stream, fn, args));
 }
 
 NPU_EXPORT aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
@@ -5918,14 +5918,14 @@ NPU_EXPORT aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, vo
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtLaunchHostFunc(stream, fn, args);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtLaunchHostFunc))f)(stream, fn, args);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtLaunchHostFunc))f)(stream, fn, args));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetHardwareSyncAddr(void** addr) {
     void *f = npu_front_load(335);
     if (f == NULL)
         return (aclError)npu_front_fail(335);
-    return ((__typeof__(&aclrtGetHardwareSyncAddr))f)(addr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetHardwareSyncAddr))f)(addr));
 }
 
 NPU_EXPORT aclError aclrtGetHardwareSyncAddr(void** addr) {
@@ -5933,14 +5933,14 @@ NPU_EXPORT aclError aclrtGetHardwareSyncAddr(void** addr) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetHardwareSyncAddr(addr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetHardwareSyncAddr))f)(addr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetHardwareSyncAddr))f)(addr));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtRandomNumAsync(const aclrtRandomNumTaskInfo* taskInfo, const aclrtStream stream, void* reserve) {
     void *f = npu_front_load(336);
     if (f == NULL)
         return (aclError)npu_front_fail(336);
-    return ((__typeof__(&aclrtRandomNumAsync))f)(taskInfo, stream, reserve);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtRandomNumAsync))f)(taskInfo, stream, reserve));
 }
 
 NPU_EXPORT aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo* taskInfo, const aclrtStream stream, void* reserve) {
@@ -5948,14 +5948,14 @@ NPU_EXPORT aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo* taskInfo, 
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtRandomNumAsync(taskInfo, stream, reserve);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtRandomNumAsync))f)(taskInfo, stream, reserve);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtRandomNumAsync))f)(taskInfo, stream, reserve));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtRegStreamStateCallback(const char* regName, aclrtStreamStateCallback callback, void* args) {
     void *f = npu_front_load(337);
     if (f == NULL)
         return (aclError)npu_front_fail(337);
-    return ((__typeof__(&aclrtRegStreamStateCallback))f)(regName, callback, args);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtRegStreamStateCallback))f)(regName, callback, args));
 }
 
 NPU_EXPORT aclError aclrtRegStreamStateCallback(const char* regName, aclrtStreamStateCallback callback, void* args) {
@@ -5963,14 +5963,14 @@ NPU_EXPORT aclError aclrtRegStreamStateCallback(const char* regName, aclrtStream
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtRegStreamStateCallback(regName, callback, args);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtRegStreamStateCallback))f)(regName, callback, args);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtRegStreamStateCallback))f)(regName, callback, args));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtRegDeviceStateCallback(const char* regName, aclrtDeviceStateCallback callback, void* args) {
     void *f = npu_front_load(338);
     if (f == NULL)
         return (aclError)npu_front_fail(338);
-    return ((__typeof__(&aclrtRegDeviceStateCallback))f)(regName, callback, args);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtRegDeviceStateCallback))f)(regName, callback, args));
 }
 
 NPU_EXPORT aclError aclrtRegDeviceStateCallback(const char* regName, aclrtDeviceStateCallback callback, void* args) {
@@ -5978,14 +5978,14 @@ NPU_EXPORT aclError aclrtRegDeviceStateCallback(const char* regName, aclrtDevice
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtRegDeviceStateCallback(regName, callback, args);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtRegDeviceStateCallback))f)(regName, callback, args);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtRegDeviceStateCallback))f)(regName, callback, args));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSetDeviceTaskAbortCallback(const char* regName, aclrtDeviceTaskAbortCallback callback, void* args) {
     void *f = npu_front_load(339);
     if (f == NULL)
         return (aclError)npu_front_fail(339);
-    return ((__typeof__(&aclrtSetDeviceTaskAbortCallback))f)(regName, callback, args);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetDeviceTaskAbortCallback))f)(regName, callback, args));
 }
 
 NPU_EXPORT aclError aclrtSetDeviceTaskAbortCallback(const char* regName, aclrtDeviceTaskAbortCallback callback, void* args) {
@@ -5993,14 +5993,14 @@ NPU_EXPORT aclError aclrtSetDeviceTaskAbortCallback(const char* regName, aclrtDe
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetDeviceTaskAbortCallback(regName, callback, args);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtSetDeviceTaskAbortCallback))f)(regName, callback, args);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetDeviceTaskAbortCallback))f)(regName, callback, args));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetOpExecuteTimeout(uint32_t* const timeoutMs) {
     void *f = npu_front_load(340);
     if (f == NULL)
         return (aclError)npu_front_fail(340);
-    return ((__typeof__(&aclrtGetOpExecuteTimeout))f)(timeoutMs);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetOpExecuteTimeout))f)(timeoutMs));
 }
 
 NPU_EXPORT aclError aclrtGetOpExecuteTimeout(uint32_t* const timeoutMs) {
@@ -6008,14 +6008,14 @@ NPU_EXPORT aclError aclrtGetOpExecuteTimeout(uint32_t* const timeoutMs) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetOpExecuteTimeout(timeoutMs);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetOpExecuteTimeout))f)(timeoutMs);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetOpExecuteTimeout))f)(timeoutMs));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId, int32_t* status) {
     void *f = npu_front_load(341);
     if (f == NULL)
         return (aclError)npu_front_fail(341);
-    return ((__typeof__(&aclrtDevicePeerAccessStatus))f)(deviceId, peerDeviceId, status);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDevicePeerAccessStatus))f)(deviceId, peerDeviceId, status));
 }
 
 NPU_EXPORT aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId, int32_t* status) {
@@ -6023,14 +6023,14 @@ NPU_EXPORT aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDe
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDevicePeerAccessStatus(deviceId, peerDeviceId, status);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtDevicePeerAccessStatus))f)(deviceId, peerDeviceId, status);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDevicePeerAccessStatus))f)(deviceId, peerDeviceId, status));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtStreamStop(aclrtStream stream) {
     void *f = npu_front_load(342);
     if (f == NULL)
         return (aclError)npu_front_fail(342);
-    return ((__typeof__(&aclrtStreamStop))f)(stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtStreamStop))f)(stream));
 }
 
 NPU_EXPORT aclError aclrtStreamStop(aclrtStream stream) {
@@ -6038,14 +6038,14 @@ NPU_EXPORT aclError aclrtStreamStop(aclrtStream stream) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtStreamStop(stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtStreamStop))f)(stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtStreamStop))f)(stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId, aclrtTaskUpdateInfo* info, aclrtStream execStream) {
     void *f = npu_front_load(343);
     if (f == NULL)
         return (aclError)npu_front_fail(343);
-    return ((__typeof__(&aclrtTaskUpdateAsync))f)(taskStream, taskId, info, execStream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtTaskUpdateAsync))f)(taskStream, taskId, info, execStream));
 }
 
 NPU_EXPORT aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId, aclrtTaskUpdateInfo* info, aclrtStream execStream) {
@@ -6053,14 +6053,14 @@ NPU_EXPORT aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtTaskUpdateAsync(taskStream, taskId, info, execStream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtTaskUpdateAsync))f)(taskStream, taskId, info, execStream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtTaskUpdateAsync))f)(taskStream, taskId, info, execStream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtCmoGetDescSize(size_t* size) {
     void *f = npu_front_load(344);
     if (f == NULL)
         return (aclError)npu_front_fail(344);
-    return ((__typeof__(&aclrtCmoGetDescSize))f)(size);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCmoGetDescSize))f)(size));
 }
 
 NPU_EXPORT aclError aclrtCmoGetDescSize(size_t* size) {
@@ -6068,14 +6068,14 @@ NPU_EXPORT aclError aclrtCmoGetDescSize(size_t* size) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCmoGetDescSize(size);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCmoGetDescSize))f)(size);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCmoGetDescSize))f)(size));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtCmoSetDesc(void* cmoDesc, void* src, size_t size) {
     void *f = npu_front_load(345);
     if (f == NULL)
         return (aclError)npu_front_fail(345);
-    return ((__typeof__(&aclrtCmoSetDesc))f)(cmoDesc, src, size);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCmoSetDesc))f)(cmoDesc, src, size));
 }
 
 NPU_EXPORT aclError aclrtCmoSetDesc(void* cmoDesc, void* src, size_t size) {
@@ -6083,14 +6083,14 @@ NPU_EXPORT aclError aclrtCmoSetDesc(void* cmoDesc, void* src, size_t size) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCmoSetDesc(cmoDesc, src, size);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCmoSetDesc))f)(cmoDesc, src, size);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCmoSetDesc))f)(cmoDesc, src, size));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtCmoAsyncWithDesc(void* cmoDesc, aclrtCmoType cmoType, aclrtStream stream, const void* reserve) {
     void *f = npu_front_load(346);
     if (f == NULL)
         return (aclError)npu_front_fail(346);
-    return ((__typeof__(&aclrtCmoAsyncWithDesc))f)(cmoDesc, cmoType, stream, reserve);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCmoAsyncWithDesc))f)(cmoDesc, cmoType, stream, reserve));
 }
 
 NPU_EXPORT aclError aclrtCmoAsyncWithDesc(void* cmoDesc, aclrtCmoType cmoType, aclrtStream stream, const void* reserve) {
@@ -6098,14 +6098,14 @@ NPU_EXPORT aclError aclrtCmoAsyncWithDesc(void* cmoDesc, aclrtCmoType cmoType, a
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCmoAsyncWithDesc(cmoDesc, cmoType, stream, reserve);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCmoAsyncWithDesc))f)(cmoDesc, cmoType, stream, reserve);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCmoAsyncWithDesc))f)(cmoDesc, cmoType, stream, reserve));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtCheckArchCompatibility(const char* socVersion, int32_t* canCompatible) {
     void *f = npu_front_load(347);
     if (f == NULL)
         return (aclError)npu_front_fail(347);
-    return ((__typeof__(&aclrtCheckArchCompatibility))f)(socVersion, canCompatible);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCheckArchCompatibility))f)(socVersion, canCompatible));
 }
 
 NPU_EXPORT aclError aclrtCheckArchCompatibility(const char* socVersion, int32_t* canCompatible) {
@@ -6113,14 +6113,14 @@ NPU_EXPORT aclError aclrtCheckArchCompatibility(const char* socVersion, int32_t*
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCheckArchCompatibility(socVersion, canCompatible);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCheckArchCompatibility))f)(socVersion, canCompatible);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCheckArchCompatibility))f)(socVersion, canCompatible));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRIAbort(aclmdlRI modelRI) {
     void *f = npu_front_load(348);
     if (f == NULL)
         return (aclError)npu_front_fail(348);
-    return ((__typeof__(&aclmdlRIAbort))f)(modelRI);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIAbort))f)(modelRI));
 }
 
 NPU_EXPORT aclError aclmdlRIAbort(aclmdlRI modelRI) {
@@ -6128,14 +6128,14 @@ NPU_EXPORT aclError aclmdlRIAbort(aclmdlRI modelRI) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIAbort(modelRI);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRIAbort))f)(modelRI);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIAbort))f)(modelRI));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue, aclmdlRICondHandleFlag flag, aclmdlRICondHandle* handle) {
     void *f = npu_front_load(349);
     if (f == NULL)
         return (aclError)npu_front_fail(349);
-    return ((__typeof__(&aclmdlRICondHandleCreate))f)(modelRI, defaultLaunchValue, flag, handle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRICondHandleCreate))f)(modelRI, defaultLaunchValue, flag, handle));
 }
 
 NPU_EXPORT aclError aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue, aclmdlRICondHandleFlag flag, aclmdlRICondHandle* handle) {
@@ -6143,14 +6143,14 @@ NPU_EXPORT aclError aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultL
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRICondHandleCreate(modelRI, defaultLaunchValue, flag, handle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRICondHandleCreate))f)(modelRI, defaultLaunchValue, flag, handle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRICondHandleCreate))f)(modelRI, defaultLaunchValue, flag, handle));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint64_t** ptr) {
     void *f = npu_front_load(350);
     if (f == NULL)
         return (aclError)npu_front_fail(350);
-    return ((__typeof__(&aclmdlRICondHandleGetCondPtr))f)(handle, ptr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRICondHandleGetCondPtr))f)(handle, ptr));
 }
 
 NPU_EXPORT aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint64_t** ptr) {
@@ -6158,14 +6158,14 @@ NPU_EXPORT aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRICondHandleGetCondPtr(handle, ptr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRICondHandleGetCondPtr))f)(handle, ptr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRICondHandleGetCondPtr))f)(handle, ptr));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags) {
     void *f = npu_front_load(351);
     if (f == NULL)
         return (aclError)npu_front_fail(351);
-    return ((__typeof__(&aclmdlRIAddCondTask))f)(params, stream, flags);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIAddCondTask))f)(params, stream, flags));
 }
 
 NPU_EXPORT aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags) {
@@ -6173,14 +6173,14 @@ NPU_EXPORT aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStre
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIAddCondTask(params, stream, flags);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRIAddCondTask))f)(params, stream, flags);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIAddCondTask))f)(params, stream, flags));
 }
 
 static NPU_FRONT_COLD aclError load_aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI, aclmdlRICaptureMode mode) {
     void *f = npu_front_load(352);
     if (f == NULL)
         return (aclError)npu_front_fail(352);
-    return ((__typeof__(&aclmdlRICaptureToModelRIBegin))f)(stream, modelRI, mode);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRICaptureToModelRIBegin))f)(stream, modelRI, mode));
 }
 
 NPU_EXPORT aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI, aclmdlRICaptureMode mode) {
@@ -6188,14 +6188,14 @@ NPU_EXPORT aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI m
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRICaptureToModelRIBegin(stream, modelRI, mode);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclmdlRICaptureToModelRIBegin))f)(stream, modelRI, mode);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRICaptureToModelRIBegin))f)(stream, modelRI, mode));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyRecordInfo* info) {
     void *f = npu_front_load(353);
     if (f == NULL)
         return (aclError)npu_front_fail(353);
-    return ((__typeof__(&aclrtCntNotifyRecord))f)(cntNotify, stream, info);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCntNotifyRecord))f)(cntNotify, stream, info));
 }
 
 NPU_EXPORT aclError aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyRecordInfo* info) {
@@ -6203,14 +6203,14 @@ NPU_EXPORT aclError aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream s
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCntNotifyRecord(cntNotify, stream, info);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCntNotifyRecord))f)(cntNotify, stream, info);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCntNotifyRecord))f)(cntNotify, stream, info));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyWaitInfo* info) {
     void *f = npu_front_load(354);
     if (f == NULL)
         return (aclError)npu_front_fail(354);
-    return ((__typeof__(&aclrtCntNotifyWaitWithTimeout))f)(cntNotify, stream, info);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCntNotifyWaitWithTimeout))f)(cntNotify, stream, info));
 }
 
 NPU_EXPORT aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyWaitInfo* info) {
@@ -6218,14 +6218,14 @@ NPU_EXPORT aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclr
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCntNotifyWaitWithTimeout(cntNotify, stream, info);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCntNotifyWaitWithTimeout))f)(cntNotify, stream, info);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCntNotifyWaitWithTimeout))f)(cntNotify, stream, info));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream) {
     void *f = npu_front_load(355);
     if (f == NULL)
         return (aclError)npu_front_fail(355);
-    return ((__typeof__(&aclrtCntNotifyReset))f)(cntNotify, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCntNotifyReset))f)(cntNotify, stream));
 }
 
 NPU_EXPORT aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream) {
@@ -6233,14 +6233,14 @@ NPU_EXPORT aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream st
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCntNotifyReset(cntNotify, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCntNotifyReset))f)(cntNotify, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCntNotifyReset))f)(cntNotify, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* notifyId) {
     void *f = npu_front_load(356);
     if (f == NULL)
         return (aclError)npu_front_fail(356);
-    return ((__typeof__(&aclrtCntNotifyGetId))f)(cntNotify, notifyId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCntNotifyGetId))f)(cntNotify, notifyId));
 }
 
 NPU_EXPORT aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* notifyId) {
@@ -6248,14 +6248,14 @@ NPU_EXPORT aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* noti
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCntNotifyGetId(cntNotify, notifyId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCntNotifyGetId))f)(cntNotify, notifyId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCntNotifyGetId))f)(cntNotify, notifyId));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtPersistentTaskClean(aclrtStream stream) {
     void *f = npu_front_load(357);
     if (f == NULL)
         return (aclError)npu_front_fail(357);
-    return ((__typeof__(&aclrtPersistentTaskClean))f)(stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtPersistentTaskClean))f)(stream));
 }
 
 NPU_EXPORT aclError aclrtPersistentTaskClean(aclrtStream stream) {
@@ -6263,14 +6263,14 @@ NPU_EXPORT aclError aclrtPersistentTaskClean(aclrtStream stream) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtPersistentTaskClean(stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtPersistentTaskClean))f)(stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtPersistentTaskClean))f)(stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
     void *f = npu_front_load(358);
     if (f == NULL)
         return (aclError)npu_front_fail(358);
-    return ((__typeof__(&aclrtGetErrorVerbose))f)(deviceId, errorInfo);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetErrorVerbose))f)(deviceId, errorInfo));
 }
 
 NPU_EXPORT aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
@@ -6278,14 +6278,14 @@ NPU_EXPORT aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* error
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetErrorVerbose(deviceId, errorInfo);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetErrorVerbose))f)(deviceId, errorInfo);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetErrorVerbose))f)(deviceId, errorInfo));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* errorInfo) {
     void *f = npu_front_load(359);
     if (f == NULL)
         return (aclError)npu_front_fail(359);
-    return ((__typeof__(&aclrtRepairError))f)(deviceId, errorInfo);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtRepairError))f)(deviceId, errorInfo));
 }
 
 NPU_EXPORT aclError aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* errorInfo) {
@@ -6293,14 +6293,14 @@ NPU_EXPORT aclError aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* err
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtRepairError(deviceId, errorInfo);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtRepairError))f)(deviceId, errorInfo);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtRepairError))f)(deviceId, errorInfo));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc, size_t count) {
     void *f = npu_front_load(360);
     if (f == NULL)
         return (aclError)npu_front_fail(360);
-    return ((__typeof__(&aclrtMemSetAccess))f)(virPtr, size, desc, count);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemSetAccess))f)(virPtr, size, desc, count));
 }
 
 NPU_EXPORT aclError aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc, size_t count) {
@@ -6308,14 +6308,14 @@ NPU_EXPORT aclError aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessD
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemSetAccess(virPtr, size, desc, count);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemSetAccess))f)(virPtr, size, desc, count);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemSetAccess))f)(virPtr, size, desc, count));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemGetAccess(void* virPtr, aclrtMemLocation* location, uint64_t* flag) {
     void *f = npu_front_load(361);
     if (f == NULL)
         return (aclError)npu_front_fail(361);
-    return ((__typeof__(&aclrtMemGetAccess))f)(virPtr, location, flag);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemGetAccess))f)(virPtr, location, flag));
 }
 
 NPU_EXPORT aclError aclrtMemGetAccess(void* virPtr, aclrtMemLocation* location, uint64_t* flag) {
@@ -6323,14 +6323,14 @@ NPU_EXPORT aclError aclrtMemGetAccess(void* virPtr, aclrtMemLocation* location, 
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemGetAccess(virPtr, location, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemGetAccess))f)(virPtr, location, flag);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemGetAccess))f)(virPtr, location, flag));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSnapShotProcessLock(int pid, void* reserve) {
     void *f = npu_front_load(362);
     if (f == NULL)
         return (aclError)npu_front_fail(362);
-    return ((__typeof__(&aclrtSnapShotProcessLock))f)(pid, reserve);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSnapShotProcessLock))f)(pid, reserve));
 }
 
 NPU_EXPORT aclError aclrtSnapShotProcessLock(int pid, void* reserve) {
@@ -6338,14 +6338,14 @@ NPU_EXPORT aclError aclrtSnapShotProcessLock(int pid, void* reserve) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSnapShotProcessLock(pid, reserve);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtSnapShotProcessLock))f)(pid, reserve);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSnapShotProcessLock))f)(pid, reserve));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSnapShotProcessUnlock(int pid, void* reserve) {
     void *f = npu_front_load(363);
     if (f == NULL)
         return (aclError)npu_front_fail(363);
-    return ((__typeof__(&aclrtSnapShotProcessUnlock))f)(pid, reserve);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSnapShotProcessUnlock))f)(pid, reserve));
 }
 
 NPU_EXPORT aclError aclrtSnapShotProcessUnlock(int pid, void* reserve) {
@@ -6353,14 +6353,14 @@ NPU_EXPORT aclError aclrtSnapShotProcessUnlock(int pid, void* reserve) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSnapShotProcessUnlock(pid, reserve);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtSnapShotProcessUnlock))f)(pid, reserve);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSnapShotProcessUnlock))f)(pid, reserve));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSnapShotProcessBackup(int pid, aclrtSnapShotBackupArgs* args) {
     void *f = npu_front_load(364);
     if (f == NULL)
         return (aclError)npu_front_fail(364);
-    return ((__typeof__(&aclrtSnapShotProcessBackup))f)(pid, args);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSnapShotProcessBackup))f)(pid, args));
 }
 
 NPU_EXPORT aclError aclrtSnapShotProcessBackup(int pid, aclrtSnapShotBackupArgs* args) {
@@ -6368,14 +6368,14 @@ NPU_EXPORT aclError aclrtSnapShotProcessBackup(int pid, aclrtSnapShotBackupArgs*
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSnapShotProcessBackup(pid, args);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtSnapShotProcessBackup))f)(pid, args);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSnapShotProcessBackup))f)(pid, args));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSnapShotProcessRestore(int pid, aclrtSnapShotRestoreArgs* args) {
     void *f = npu_front_load(365);
     if (f == NULL)
         return (aclError)npu_front_fail(365);
-    return ((__typeof__(&aclrtSnapShotProcessRestore))f)(pid, args);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSnapShotProcessRestore))f)(pid, args));
 }
 
 NPU_EXPORT aclError aclrtSnapShotProcessRestore(int pid, aclrtSnapShotRestoreArgs* args) {
@@ -6383,14 +6383,14 @@ NPU_EXPORT aclError aclrtSnapShotProcessRestore(int pid, aclrtSnapShotRestoreArg
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSnapShotProcessRestore(pid, args);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtSnapShotProcessRestore))f)(pid, args);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSnapShotProcessRestore))f)(pid, args));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSnapShotCallbackRegister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback, void* args) {
     void *f = npu_front_load(366);
     if (f == NULL)
         return (aclError)npu_front_fail(366);
-    return ((__typeof__(&aclrtSnapShotCallbackRegister))f)(stage, callback, args);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSnapShotCallbackRegister))f)(stage, callback, args));
 }
 
 NPU_EXPORT aclError aclrtSnapShotCallbackRegister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback, void* args) {
@@ -6398,14 +6398,14 @@ NPU_EXPORT aclError aclrtSnapShotCallbackRegister(aclrtSnapShotStage stage, aclr
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSnapShotCallbackRegister(stage, callback, args);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtSnapShotCallbackRegister))f)(stage, callback, args);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSnapShotCallbackRegister))f)(stage, callback, args));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSnapShotCallbackUnregister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback) {
     void *f = npu_front_load(367);
     if (f == NULL)
         return (aclError)npu_front_fail(367);
-    return ((__typeof__(&aclrtSnapShotCallbackUnregister))f)(stage, callback);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSnapShotCallbackUnregister))f)(stage, callback));
 }
 
 NPU_EXPORT aclError aclrtSnapShotCallbackUnregister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback) {
@@ -6413,14 +6413,14 @@ NPU_EXPORT aclError aclrtSnapShotCallbackUnregister(aclrtSnapShotStage stage, ac
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSnapShotCallbackUnregister(stage, callback);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtSnapShotCallbackUnregister))f)(stage, callback);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSnapShotCallbackUnregister))f)(stage, callback));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtCacheLastTaskOpInfo(const void* const infoPtr, const size_t infoSize) {
     void *f = npu_front_load(368);
     if (f == NULL)
         return (aclError)npu_front_fail(368);
-    return ((__typeof__(&aclrtCacheLastTaskOpInfo))f)(infoPtr, infoSize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCacheLastTaskOpInfo))f)(infoPtr, infoSize));
 }
 
 NPU_EXPORT aclError aclrtCacheLastTaskOpInfo(const void* const infoPtr, const size_t infoSize) {
@@ -6428,14 +6428,14 @@ NPU_EXPORT aclError aclrtCacheLastTaskOpInfo(const void* const infoPtr, const si
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCacheLastTaskOpInfo(infoPtr, infoSize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCacheLastTaskOpInfo))f)(infoPtr, infoSize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCacheLastTaskOpInfo))f)(infoPtr, infoSize));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtCacheLastTaskExtendInfo(const char* const extendInfoPtr, const size_t infoSize) {
     void *f = npu_front_load(369);
     if (f == NULL)
         return (aclError)npu_front_fail(369);
-    return ((__typeof__(&aclrtCacheLastTaskExtendInfo))f)(extendInfoPtr, infoSize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCacheLastTaskExtendInfo))f)(extendInfoPtr, infoSize));
 }
 
 NPU_EXPORT aclError aclrtCacheLastTaskExtendInfo(const char* const extendInfoPtr, const size_t infoSize) {
@@ -6443,14 +6443,14 @@ NPU_EXPORT aclError aclrtCacheLastTaskExtendInfo(const char* const extendInfoPtr
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCacheLastTaskExtendInfo(extendInfoPtr, infoSize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtCacheLastTaskExtendInfo))f)(extendInfoPtr, infoSize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCacheLastTaskExtendInfo))f)(extendInfoPtr, infoSize));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle, aclrtFuncAttribute attrType, int64_t* attrValue) {
     void *f = npu_front_load(370);
     if (f == NULL)
         return (aclError)npu_front_fail(370);
-    return ((__typeof__(&aclrtGetFunctionAttribute))f)(funcHandle, attrType, attrValue);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetFunctionAttribute))f)(funcHandle, attrType, attrValue));
 }
 
 NPU_EXPORT aclError aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle, aclrtFuncAttribute attrType, int64_t* attrValue) {
@@ -6458,14 +6458,14 @@ NPU_EXPORT aclError aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle, aclrtF
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetFunctionAttribute(funcHandle, attrType, attrValue);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtGetFunctionAttribute))f)(funcHandle, attrType, attrValue);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetFunctionAttribute))f)(funcHandle, attrType, attrValue));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle, aclrtBinHandle* binHandle) {
     void *f = npu_front_load(371);
     if (f == NULL)
         return (aclError)npu_front_fail(371);
-    return ((__typeof__(&aclrtFunctionGetBinary))f)(funcHandle, binHandle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtFunctionGetBinary))f)(funcHandle, binHandle));
 }
 
 NPU_EXPORT aclError aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle, aclrtBinHandle* binHandle) {
@@ -6473,14 +6473,14 @@ NPU_EXPORT aclError aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle, acl
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtFunctionGetBinary(funcHandle, binHandle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtFunctionGetBinary))f)(funcHandle, binHandle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtFunctionGetBinary))f)(funcHandle, binHandle));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtFunctionGetParamCount(const void* func, size_t* paramCount) {
     void *f = npu_front_load(372);
     if (f == NULL)
         return (aclError)npu_front_fail(372);
-    return ((__typeof__(&aclrtFunctionGetParamCount))f)(func, paramCount);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtFunctionGetParamCount))f)(func, paramCount));
 }
 
 NPU_EXPORT aclError aclrtFunctionGetParamCount(const void* func, size_t* paramCount) {
@@ -6488,14 +6488,14 @@ NPU_EXPORT aclError aclrtFunctionGetParamCount(const void* func, size_t* paramCo
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtFunctionGetParamCount(func, paramCount);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtFunctionGetParamCount))f)(func, paramCount);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtFunctionGetParamCount))f)(func, paramCount));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtFunctionGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize) {
     void *f = npu_front_load(373);
     if (f == NULL)
         return (aclError)npu_front_fail(373);
-    return ((__typeof__(&aclrtFunctionGetParamInfo))f)(func, paramIndex, paramOffset, paramSize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtFunctionGetParamInfo))f)(func, paramIndex, paramOffset, paramSize));
 }
 
 NPU_EXPORT aclError aclrtFunctionGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize) {
@@ -6503,14 +6503,14 @@ NPU_EXPORT aclError aclrtFunctionGetParamInfo(const void* func, size_t paramInde
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtFunctionGetParamInfo(func, paramIndex, paramOffset, paramSize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtFunctionGetParamInfo))f)(func, paramIndex, paramOffset, paramSize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtFunctionGetParamInfo))f)(func, paramIndex, paramOffset, paramSize));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags, size_t* dynamicUbufSize) {
     void *f = npu_front_load(374);
     if (f == NULL)
         return (aclError)npu_front_fail(374);
-    return ((__typeof__(&aclrtFunctionGetAvailDynUbufPerBlock))f)(func, flags, dynamicUbufSize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtFunctionGetAvailDynUbufPerBlock))f)(func, flags, dynamicUbufSize));
 }
 
 NPU_EXPORT aclError aclrtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags, size_t* dynamicUbufSize) {
@@ -6518,14 +6518,14 @@ NPU_EXPORT aclError aclrtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t fl
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtFunctionGetAvailDynUbufPerBlock(func, flags, dynamicUbufSize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtFunctionGetAvailDynUbufPerBlock))f)(func, flags, dynamicUbufSize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtFunctionGetAvailDynUbufPerBlock))f)(func, flags, dynamicUbufSize));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle) {
     void *f = npu_front_load(375);
     if (f == NULL)
         return (aclError)npu_front_fail(375);
-    return ((__typeof__(&aclrtIpcGetEventHandle))f)(event, handle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtIpcGetEventHandle))f)(event, handle));
 }
 
 NPU_EXPORT aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle) {
@@ -6533,14 +6533,14 @@ NPU_EXPORT aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtIpcGetEventHandle(event, handle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtIpcGetEventHandle))f)(event, handle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtIpcGetEventHandle))f)(event, handle));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent* event) {
     void *f = npu_front_load(376);
     if (f == NULL)
         return (aclError)npu_front_fail(376);
-    return ((__typeof__(&aclrtIpcOpenEventHandle))f)(handle, event);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtIpcOpenEventHandle))f)(handle, event));
 }
 
 NPU_EXPORT aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent* event) {
@@ -6548,14 +6548,14 @@ NPU_EXPORT aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEve
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtIpcOpenEventHandle(handle, event);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtIpcOpenEventHandle))f)(handle, event);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtIpcOpenEventHandle))f)(handle, event));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemRetainAllocationHandle(void* virPtr, aclrtDrvMemHandle* handle) {
     void *f = npu_front_load(377);
     if (f == NULL)
         return (aclError)npu_front_fail(377);
-    return ((__typeof__(&aclrtMemRetainAllocationHandle))f)(virPtr, handle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemRetainAllocationHandle))f)(virPtr, handle));
 }
 
 NPU_EXPORT aclError aclrtMemRetainAllocationHandle(void* virPtr, aclrtDrvMemHandle* handle) {
@@ -6563,14 +6563,14 @@ NPU_EXPORT aclError aclrtMemRetainAllocationHandle(void* virPtr, aclrtDrvMemHand
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemRetainAllocationHandle(virPtr, handle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemRetainAllocationHandle))f)(virPtr, handle);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemRetainAllocationHandle))f)(virPtr, handle));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle, aclrtPhysicalMemProp* prop) {
     void *f = npu_front_load(378);
     if (f == NULL)
         return (aclError)npu_front_fail(378);
-    return ((__typeof__(&aclrtMemGetAllocationPropertiesFromHandle))f)(handle, prop);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemGetAllocationPropertiesFromHandle))f)(handle, prop));
 }
 
 NPU_EXPORT aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle, aclrtPhysicalMemProp* prop) {
@@ -6578,14 +6578,14 @@ NPU_EXPORT aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle 
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemGetAllocationPropertiesFromHandle(handle, prop);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemGetAllocationPropertiesFromHandle))f)(handle, prop);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemGetAllocationPropertiesFromHandle))f)(handle, prop));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtReserveMemAddressNoUCMemory(void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags) {
     void *f = npu_front_load(379);
     if (f == NULL)
         return (aclError)npu_front_fail(379);
-    return ((__typeof__(&aclrtReserveMemAddressNoUCMemory))f)(virPtr, size, alignment, expectPtr, flags);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtReserveMemAddressNoUCMemory))f)(virPtr, size, alignment, expectPtr, flags));
 }
 
 NPU_EXPORT aclError aclrtReserveMemAddressNoUCMemory(void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags) {
@@ -6593,14 +6593,14 @@ NPU_EXPORT aclError aclrtReserveMemAddressNoUCMemory(void** virPtr, size_t size,
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtReserveMemAddressNoUCMemory(virPtr, size, alignment, expectPtr, flags);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtReserveMemAddressNoUCMemory))f)(virPtr, size, alignment, expectPtr, flags);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtReserveMemAddressNoUCMemory))f)(virPtr, size, alignment, expectPtr, flags));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
     void *f = npu_front_load(380);
     if (f == NULL)
         return (aclError)npu_front_fail(380);
-    return ((__typeof__(&aclrtMemGetAddressRange))f)(ptr, pbase, psize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemGetAddressRange))f)(ptr, pbase, psize));
 }
 
 NPU_EXPORT aclError aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
@@ -6608,14 +6608,14 @@ NPU_EXPORT aclError aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psi
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemGetAddressRange(ptr, pbase, psize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemGetAddressRange))f)(ptr, pbase, psize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemGetAddressRange))f)(ptr, pbase, psize));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemP2PMap(void* devPtr, size_t size, int32_t dstDevId, uint64_t flags) {
     void *f = npu_front_load(381);
     if (f == NULL)
         return (aclError)npu_front_fail(381);
-    return ((__typeof__(&aclrtMemP2PMap))f)(devPtr, size, dstDevId, flags);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemP2PMap))f)(devPtr, size, dstDevId, flags));
 }
 
 NPU_EXPORT aclError aclrtMemP2PMap(void* devPtr, size_t size, int32_t dstDevId, uint64_t flags) {
@@ -6623,14 +6623,14 @@ NPU_EXPORT aclError aclrtMemP2PMap(void* devPtr, size_t size, int32_t dstDevId, 
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemP2PMap(devPtr, size, dstDevId, flags);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemP2PMap))f)(devPtr, size, dstDevId, flags);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemP2PMap))f)(devPtr, size, dstDevId, flags));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemManagedPrefetchAsync(const void* ptr, size_t size, aclrtMemManagedLocation location, uint32_t flags, aclrtStream stream) {
     void *f = npu_front_load(382);
     if (f == NULL)
         return (aclError)npu_front_fail(382);
-    return ((__typeof__(&aclrtMemManagedPrefetchAsync))f)(ptr, size, location, flags, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemManagedPrefetchAsync))f)(ptr, size, location, flags, stream));
 }
 
 NPU_EXPORT aclError aclrtMemManagedPrefetchAsync(const void* ptr, size_t size, aclrtMemManagedLocation location, uint32_t flags, aclrtStream stream) {
@@ -6638,14 +6638,14 @@ NPU_EXPORT aclError aclrtMemManagedPrefetchAsync(const void* ptr, size_t size, a
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemManagedPrefetchAsync(ptr, size, location, flags, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemManagedPrefetchAsync))f)(ptr, size, location, flags, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemManagedPrefetchAsync))f)(ptr, size, location, flags, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, size_t count, aclrtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, aclrtStream stream) {
     void *f = npu_front_load(383);
     if (f == NULL)
         return (aclError)npu_front_fail(383);
-    return ((__typeof__(&aclrtMemManagedPrefetchBatchAsync))f)(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemManagedPrefetchBatchAsync))f)(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream));
 }
 
 NPU_EXPORT aclError aclrtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, size_t count, aclrtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, aclrtStream stream) {
@@ -6653,14 +6653,14 @@ NPU_EXPORT aclError aclrtMemManagedPrefetchBatchAsync(const void** ptrs, size_t*
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemManagedPrefetchBatchAsync(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemManagedPrefetchBatchAsync))f)(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemManagedPrefetchBatchAsync))f)(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemMapSelectedLink(void* virPtrDst, size_t size, void* virPtrSrc, uint32_t linkIdx) {
     void *f = npu_front_load(384);
     if (f == NULL)
         return (aclError)npu_front_fail(384);
-    return ((__typeof__(&aclrtMemMapSelectedLink))f)(virPtrDst, size, virPtrSrc, linkIdx);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemMapSelectedLink))f)(virPtrDst, size, virPtrSrc, linkIdx));
 }
 
 NPU_EXPORT aclError aclrtMemMapSelectedLink(void* virPtrDst, size_t size, void* virPtrSrc, uint32_t linkIdx) {
@@ -6668,14 +6668,14 @@ NPU_EXPORT aclError aclrtMemMapSelectedLink(void* virPtrDst, size_t size, void* 
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemMapSelectedLink(virPtrDst, size, virPtrSrc, linkIdx);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemMapSelectedLink))f)(virPtrDst, size, virPtrSrc, linkIdx);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemMapSelectedLink))f)(virPtrDst, size, virPtrSrc, linkIdx));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtDeviceL2CacheFlush(void* rsv) {
     void *f = npu_front_load(385);
     if (f == NULL)
         return (aclError)npu_front_fail(385);
-    return ((__typeof__(&aclrtDeviceL2CacheFlush))f)(rsv);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceL2CacheFlush))f)(rsv));
 }
 
 NPU_EXPORT aclError aclrtDeviceL2CacheFlush(void* rsv) {
@@ -6683,14 +6683,14 @@ NPU_EXPORT aclError aclrtDeviceL2CacheFlush(void* rsv) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDeviceL2CacheFlush(rsv);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtDeviceL2CacheFlush))f)(rsv);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceL2CacheFlush))f)(rsv));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemMapSetLink(aclrtDrvMemHandle handle, aclrtMemLinkType adviceLink) {
     void *f = npu_front_load(386);
     if (f == NULL)
         return (aclError)npu_front_fail(386);
-    return ((__typeof__(&aclrtMemMapSetLink))f)(handle, adviceLink);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemMapSetLink))f)(handle, adviceLink));
 }
 
 NPU_EXPORT aclError aclrtMemMapSetLink(aclrtDrvMemHandle handle, aclrtMemLinkType adviceLink) {
@@ -6698,14 +6698,14 @@ NPU_EXPORT aclError aclrtMemMapSetLink(aclrtDrvMemHandle handle, aclrtMemLinkTyp
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemMapSetLink(handle, adviceLink);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemMapSetLink))f)(handle, adviceLink);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemMapSetLink))f)(handle, adviceLink));
 }
 
 static NPU_FRONT_COLD aclrtAllocatorDesc load_aclrtAllocatorCreateDesc(void) {
     void *f = npu_front_load(387);
     if (f == NULL)
         return ((void)npu_front_fail(387), (aclrtAllocatorDesc)NULL);
-    return ((__typeof__(&aclrtAllocatorCreateDesc))f)();
+    NPU_FRONT_RETURN(aclrtAllocatorDesc, ((__typeof__(&aclrtAllocatorCreateDesc))f)());
 }
 
 NPU_EXPORT aclrtAllocatorDesc aclrtAllocatorCreateDesc(void) {
@@ -6713,14 +6713,14 @@ NPU_EXPORT aclrtAllocatorDesc aclrtAllocatorCreateDesc(void) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtAllocatorCreateDesc();
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtAllocatorCreateDesc))f)();
+    NPU_FRONT_RETURN(aclrtAllocatorDesc, ((__typeof__(&aclrtAllocatorCreateDesc))f)());
 }
 
 static NPU_FRONT_COLD aclError load_aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc) {
     void *f = npu_front_load(388);
     if (f == NULL)
         return (aclError)npu_front_fail(388);
-    return ((__typeof__(&aclrtAllocatorDestroyDesc))f)(allocatorDesc);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtAllocatorDestroyDesc))f)(allocatorDesc));
 }
 
 NPU_EXPORT aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc) {
@@ -6728,14 +6728,14 @@ NPU_EXPORT aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc) 
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtAllocatorDestroyDesc(allocatorDesc);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtAllocatorDestroyDesc))f)(allocatorDesc);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtAllocatorDestroyDesc))f)(allocatorDesc));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocator allocator) {
     void *f = npu_front_load(389);
     if (f == NULL)
         return (aclError)npu_front_fail(389);
-    return ((__typeof__(&aclrtAllocatorSetObjToDesc))f)(allocatorDesc, allocator);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtAllocatorSetObjToDesc))f)(allocatorDesc, allocator));
 }
 
 NPU_EXPORT aclError aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocator allocator) {
@@ -6743,14 +6743,14 @@ NPU_EXPORT aclError aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc,
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtAllocatorSetObjToDesc(allocatorDesc, allocator);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtAllocatorSetObjToDesc))f)(allocatorDesc, allocator);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtAllocatorSetObjToDesc))f)(allocatorDesc, allocator));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocFunc func) {
     void *f = npu_front_load(390);
     if (f == NULL)
         return (aclError)npu_front_fail(390);
-    return ((__typeof__(&aclrtAllocatorSetAllocFuncToDesc))f)(allocatorDesc, func);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtAllocatorSetAllocFuncToDesc))f)(allocatorDesc, func));
 }
 
 NPU_EXPORT aclError aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocFunc func) {
@@ -6758,14 +6758,14 @@ NPU_EXPORT aclError aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocato
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtAllocatorSetAllocFuncToDesc(allocatorDesc, func);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtAllocatorSetAllocFuncToDesc))f)(allocatorDesc, func);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtAllocatorSetAllocFuncToDesc))f)(allocatorDesc, func));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorFreeFunc func) {
     void *f = npu_front_load(391);
     if (f == NULL)
         return (aclError)npu_front_fail(391);
-    return ((__typeof__(&aclrtAllocatorSetFreeFuncToDesc))f)(allocatorDesc, func);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtAllocatorSetFreeFuncToDesc))f)(allocatorDesc, func));
 }
 
 NPU_EXPORT aclError aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorFreeFunc func) {
@@ -6773,14 +6773,14 @@ NPU_EXPORT aclError aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocator
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtAllocatorSetFreeFuncToDesc(allocatorDesc, func);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtAllocatorSetFreeFuncToDesc))f)(allocatorDesc, func);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtAllocatorSetFreeFuncToDesc))f)(allocatorDesc, func));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtAllocatorSetAllocAdviseFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocAdviseFunc func) {
     void *f = npu_front_load(392);
     if (f == NULL)
         return (aclError)npu_front_fail(392);
-    return ((__typeof__(&aclrtAllocatorSetAllocAdviseFuncToDesc))f)(allocatorDesc, func);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtAllocatorSetAllocAdviseFuncToDesc))f)(allocatorDesc, func));
 }
 
 NPU_EXPORT aclError aclrtAllocatorSetAllocAdviseFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocAdviseFunc func) {
@@ -6788,14 +6788,14 @@ NPU_EXPORT aclError aclrtAllocatorSetAllocAdviseFuncToDesc(aclrtAllocatorDesc al
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtAllocatorSetAllocAdviseFuncToDesc(allocatorDesc, func);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtAllocatorSetAllocAdviseFuncToDesc))f)(allocatorDesc, func);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtAllocatorSetAllocAdviseFuncToDesc))f)(allocatorDesc, func));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtAllocatorSetGetAddrFromBlockFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorGetAddrFromBlockFunc func) {
     void *f = npu_front_load(393);
     if (f == NULL)
         return (aclError)npu_front_fail(393);
-    return ((__typeof__(&aclrtAllocatorSetGetAddrFromBlockFuncToDesc))f)(allocatorDesc, func);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtAllocatorSetGetAddrFromBlockFuncToDesc))f)(allocatorDesc, func));
 }
 
 NPU_EXPORT aclError aclrtAllocatorSetGetAddrFromBlockFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorGetAddrFromBlockFunc func) {
@@ -6803,14 +6803,14 @@ NPU_EXPORT aclError aclrtAllocatorSetGetAddrFromBlockFuncToDesc(aclrtAllocatorDe
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtAllocatorSetGetAddrFromBlockFuncToDesc(allocatorDesc, func);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtAllocatorSetGetAddrFromBlockFuncToDesc))f)(allocatorDesc, func);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtAllocatorSetGetAddrFromBlockFuncToDesc))f)(allocatorDesc, func));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocatorDesc) {
     void *f = npu_front_load(394);
     if (f == NULL)
         return (aclError)npu_front_fail(394);
-    return ((__typeof__(&aclrtAllocatorRegister))f)(stream, allocatorDesc);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtAllocatorRegister))f)(stream, allocatorDesc));
 }
 
 NPU_EXPORT aclError aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocatorDesc) {
@@ -6818,14 +6818,14 @@ NPU_EXPORT aclError aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDes
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtAllocatorRegister(stream, allocatorDesc);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtAllocatorRegister))f)(stream, allocatorDesc);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtAllocatorRegister))f)(stream, allocatorDesc));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtAllocatorGetByStream(aclrtStream stream, aclrtAllocatorDesc* allocatorDesc, aclrtAllocator* allocator, aclrtAllocatorAllocFunc* allocFunc, aclrtAllocatorFreeFunc* freeFunc, aclrtAllocatorAllocAdviseFunc* allocAdviseFunc, aclrtAllocatorGetAddrFromBlockFunc* getAddrFromBlockFunc) {
     void *f = npu_front_load(395);
     if (f == NULL)
         return (aclError)npu_front_fail(395);
-    return ((__typeof__(&aclrtAllocatorGetByStream))f)(stream, allocatorDesc, allocator, allocFunc, freeFunc, allocAdviseFunc, getAddrFromBlockFunc);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtAllocatorGetByStream))f)(stream, allocatorDesc, allocator, allocFunc, freeFunc, allocAdviseFunc, getAddrFromBlockFunc));
 }
 
 NPU_EXPORT aclError aclrtAllocatorGetByStream(aclrtStream stream, aclrtAllocatorDesc* allocatorDesc, aclrtAllocator* allocator, aclrtAllocatorAllocFunc* allocFunc, aclrtAllocatorFreeFunc* freeFunc, aclrtAllocatorAllocAdviseFunc* allocAdviseFunc, aclrtAllocatorGetAddrFromBlockFunc* getAddrFromBlockFunc) {
@@ -6833,14 +6833,14 @@ NPU_EXPORT aclError aclrtAllocatorGetByStream(aclrtStream stream, aclrtAllocator
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtAllocatorGetByStream(stream, allocatorDesc, allocator, allocFunc, freeFunc, allocAdviseFunc, getAddrFromBlockFunc);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtAllocatorGetByStream))f)(stream, allocatorDesc, allocator, allocFunc, freeFunc, allocAdviseFunc, getAddrFromBlockFunc);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtAllocatorGetByStream))f)(stream, allocatorDesc, allocator, allocFunc, freeFunc, allocAdviseFunc, getAddrFromBlockFunc));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtAllocatorUnregister(aclrtStream stream) {
     void *f = npu_front_load(396);
     if (f == NULL)
         return (aclError)npu_front_fail(396);
-    return ((__typeof__(&aclrtAllocatorUnregister))f)(stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtAllocatorUnregister))f)(stream));
 }
 
 NPU_EXPORT aclError aclrtAllocatorUnregister(aclrtStream stream) {
@@ -6848,14 +6848,14 @@ NPU_EXPORT aclError aclrtAllocatorUnregister(aclrtStream stream) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtAllocatorUnregister(stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtAllocatorUnregister))f)(stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtAllocatorUnregister))f)(stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPoolProps* poolProps) {
     void *f = npu_front_load(397);
     if (f == NULL)
         return (aclError)npu_front_fail(397);
-    return ((__typeof__(&aclrtMemPoolCreate))f)(memPool, poolProps);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemPoolCreate))f)(memPool, poolProps));
 }
 
 NPU_EXPORT aclError aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPoolProps* poolProps) {
@@ -6863,14 +6863,14 @@ NPU_EXPORT aclError aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPool
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemPoolCreate(memPool, poolProps);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemPoolCreate))f)(memPool, poolProps);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemPoolCreate))f)(memPool, poolProps));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemPoolDestroy(const aclrtMemPool memPool) {
     void *f = npu_front_load(398);
     if (f == NULL)
         return (aclError)npu_front_fail(398);
-    return ((__typeof__(&aclrtMemPoolDestroy))f)(memPool);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemPoolDestroy))f)(memPool));
 }
 
 NPU_EXPORT aclError aclrtMemPoolDestroy(const aclrtMemPool memPool) {
@@ -6878,14 +6878,14 @@ NPU_EXPORT aclError aclrtMemPoolDestroy(const aclrtMemPool memPool) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemPoolDestroy(memPool);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemPoolDestroy))f)(memPool);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemPoolDestroy))f)(memPool));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemPoolSetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
     void *f = npu_front_load(399);
     if (f == NULL)
         return (aclError)npu_front_fail(399);
-    return ((__typeof__(&aclrtMemPoolSetAttr))f)(memPool, attr, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemPoolSetAttr))f)(memPool, attr, value));
 }
 
 NPU_EXPORT aclError aclrtMemPoolSetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
@@ -6893,14 +6893,14 @@ NPU_EXPORT aclError aclrtMemPoolSetAttr(aclrtMemPool memPool, aclrtMemPoolAttr a
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemPoolSetAttr(memPool, attr, value);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemPoolSetAttr))f)(memPool, attr, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemPoolSetAttr))f)(memPool, attr, value));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemPoolGetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
     void *f = npu_front_load(400);
     if (f == NULL)
         return (aclError)npu_front_fail(400);
-    return ((__typeof__(&aclrtMemPoolGetAttr))f)(memPool, attr, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemPoolGetAttr))f)(memPool, attr, value));
 }
 
 NPU_EXPORT aclError aclrtMemPoolGetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
@@ -6908,14 +6908,14 @@ NPU_EXPORT aclError aclrtMemPoolGetAttr(aclrtMemPool memPool, aclrtMemPoolAttr a
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemPoolGetAttr(memPool, attr, value);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemPoolGetAttr))f)(memPool, attr, value);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemPoolGetAttr))f)(memPool, attr, value));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemPoolMallocAsync(void** ptr, size_t size, aclrtMemPool memPool, aclrtStream stream) {
     void *f = npu_front_load(401);
     if (f == NULL)
         return (aclError)npu_front_fail(401);
-    return ((__typeof__(&aclrtMemPoolMallocAsync))f)(ptr, size, memPool, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemPoolMallocAsync))f)(ptr, size, memPool, stream));
 }
 
 NPU_EXPORT aclError aclrtMemPoolMallocAsync(void** ptr, size_t size, aclrtMemPool memPool, aclrtStream stream) {
@@ -6923,14 +6923,14 @@ NPU_EXPORT aclError aclrtMemPoolMallocAsync(void** ptr, size_t size, aclrtMemPoo
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemPoolMallocAsync(ptr, size, memPool, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemPoolMallocAsync))f)(ptr, size, memPool, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemPoolMallocAsync))f)(ptr, size, memPool, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemPoolFreeAsync(void* ptr, aclrtStream stream) {
     void *f = npu_front_load(402);
     if (f == NULL)
         return (aclError)npu_front_fail(402);
-    return ((__typeof__(&aclrtMemPoolFreeAsync))f)(ptr, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemPoolFreeAsync))f)(ptr, stream));
 }
 
 NPU_EXPORT aclError aclrtMemPoolFreeAsync(void* ptr, aclrtStream stream) {
@@ -6938,14 +6938,14 @@ NPU_EXPORT aclError aclrtMemPoolFreeAsync(void* ptr, aclrtStream stream) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemPoolFreeAsync(ptr, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemPoolFreeAsync))f)(ptr, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemPoolFreeAsync))f)(ptr, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtMemPoolTrimTo(aclrtMemPool memPool, size_t minBytesToKeep) {
     void *f = npu_front_load(403);
     if (f == NULL)
         return (aclError)npu_front_fail(403);
-    return ((__typeof__(&aclrtMemPoolTrimTo))f)(memPool, minBytesToKeep);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemPoolTrimTo))f)(memPool, minBytesToKeep));
 }
 
 NPU_EXPORT aclError aclrtMemPoolTrimTo(aclrtMemPool memPool, size_t minBytesToKeep) {
@@ -6953,14 +6953,14 @@ NPU_EXPORT aclError aclrtMemPoolTrimTo(aclrtMemPool memPool, size_t minBytesToKe
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemPoolTrimTo(memPool, minBytesToKeep);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtMemPoolTrimTo))f)(memPool, minBytesToKeep);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemPoolTrimTo))f)(memPool, minBytesToKeep));
 }
 
 static NPU_FRONT_COLD aclError load_aclprofInit(const char *profilerResultPath, size_t length) {
     void *f = npu_front_load(404);
     if (f == NULL)
         return (aclError)npu_front_fail(404);
-    return ((__typeof__(&aclprofInit))f)(profilerResultPath, length);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofInit))f)(profilerResultPath, length));
 }
 
 NPU_EXPORT aclError aclprofInit(const char *profilerResultPath, size_t length) {
@@ -6968,14 +6968,14 @@ NPU_EXPORT aclError aclprofInit(const char *profilerResultPath, size_t length) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofInit(profilerResultPath, length);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofInit))f)(profilerResultPath, length);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofInit))f)(profilerResultPath, length));
 }
 
 static NPU_FRONT_COLD aclError load_aclprofFinalize(void) {
     void *f = npu_front_load(405);
     if (f == NULL)
         return (aclError)npu_front_fail(405);
-    return ((__typeof__(&aclprofFinalize))f)();
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofFinalize))f)());
 }
 
 NPU_EXPORT aclError aclprofFinalize(void) {
@@ -6983,14 +6983,14 @@ NPU_EXPORT aclError aclprofFinalize(void) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofFinalize();
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofFinalize))f)();
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofFinalize))f)());
 }
 
 static NPU_FRONT_COLD aclError load_aclprofSetConfig(aclprofConfigType configType, const char *config, size_t configLength) {
     void *f = npu_front_load(406);
     if (f == NULL)
         return (aclError)npu_front_fail(406);
-    return ((__typeof__(&aclprofSetConfig))f)(configType, config, configLength);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofSetConfig))f)(configType, config, configLength));
 }
 
 NPU_EXPORT aclError aclprofSetConfig(aclprofConfigType configType, const char *config, size_t configLength) {
@@ -6998,14 +6998,14 @@ NPU_EXPORT aclError aclprofSetConfig(aclprofConfigType configType, const char *c
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofSetConfig(configType, config, configLength);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofSetConfig))f)(configType, config, configLength);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofSetConfig))f)(configType, config, configLength));
 }
 
 static NPU_FRONT_COLD aclprofConfig * load_aclprofCreateConfig(uint32_t *deviceIdList, uint32_t deviceNums, aclprofAicoreMetrics aicoreMetrics, const aclprofAicoreEvents *aicoreEvents, uint64_t dataTypeConfig) {
     void *f = npu_front_load(407);
     if (f == NULL)
         return ((void)npu_front_fail(407), (aclprofConfig *)NULL);
-    return ((__typeof__(&aclprofCreateConfig))f)(deviceIdList, deviceNums, aicoreMetrics, aicoreEvents, dataTypeConfig);
+    NPU_FRONT_RETURN(aclprofConfig *, ((__typeof__(&aclprofCreateConfig))f)(deviceIdList, deviceNums, aicoreMetrics, aicoreEvents, dataTypeConfig));
 }
 
 NPU_EXPORT aclprofConfig * aclprofCreateConfig(uint32_t *deviceIdList, uint32_t deviceNums, aclprofAicoreMetrics aicoreMetrics, const aclprofAicoreEvents *aicoreEvents, uint64_t dataTypeConfig) {
@@ -7013,14 +7013,14 @@ NPU_EXPORT aclprofConfig * aclprofCreateConfig(uint32_t *deviceIdList, uint32_t 
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofCreateConfig(deviceIdList, deviceNums, aicoreMetrics, aicoreEvents, dataTypeConfig);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofCreateConfig))f)(deviceIdList, deviceNums, aicoreMetrics, aicoreEvents, dataTypeConfig);
+    NPU_FRONT_RETURN(aclprofConfig *, ((__typeof__(&aclprofCreateConfig))f)(deviceIdList, deviceNums, aicoreMetrics, aicoreEvents, dataTypeConfig));
 }
 
 static NPU_FRONT_COLD aclError load_aclprofDestroyConfig(const aclprofConfig *profilerConfig) {
     void *f = npu_front_load(408);
     if (f == NULL)
         return (aclError)npu_front_fail(408);
-    return ((__typeof__(&aclprofDestroyConfig))f)(profilerConfig);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofDestroyConfig))f)(profilerConfig));
 }
 
 NPU_EXPORT aclError aclprofDestroyConfig(const aclprofConfig *profilerConfig) {
@@ -7028,14 +7028,14 @@ NPU_EXPORT aclError aclprofDestroyConfig(const aclprofConfig *profilerConfig) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofDestroyConfig(profilerConfig);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofDestroyConfig))f)(profilerConfig);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofDestroyConfig))f)(profilerConfig));
 }
 
 static NPU_FRONT_COLD aclError load_aclprofStart(const aclprofConfig *profilerConfig) {
     void *f = npu_front_load(409);
     if (f == NULL)
         return (aclError)npu_front_fail(409);
-    return ((__typeof__(&aclprofStart))f)(profilerConfig);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofStart))f)(profilerConfig));
 }
 
 NPU_EXPORT aclError aclprofStart(const aclprofConfig *profilerConfig) {
@@ -7043,14 +7043,14 @@ NPU_EXPORT aclError aclprofStart(const aclprofConfig *profilerConfig) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofStart(profilerConfig);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofStart))f)(profilerConfig);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofStart))f)(profilerConfig));
 }
 
 static NPU_FRONT_COLD aclError load_aclprofStop(const aclprofConfig *profilerConfig) {
     void *f = npu_front_load(410);
     if (f == NULL)
         return (aclError)npu_front_fail(410);
-    return ((__typeof__(&aclprofStop))f)(profilerConfig);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofStop))f)(profilerConfig));
 }
 
 NPU_EXPORT aclError aclprofStop(const aclprofConfig *profilerConfig) {
@@ -7058,14 +7058,14 @@ NPU_EXPORT aclError aclprofStop(const aclprofConfig *profilerConfig) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofStop(profilerConfig);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofStop))f)(profilerConfig);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofStop))f)(profilerConfig));
 }
 
 static NPU_FRONT_COLD aclprofSubscribeConfig * load_aclprofCreateSubscribeConfig(int8_t timeInfoSwitch, aclprofAicoreMetrics aicoreMetrics, void *fd) {
     void *f = npu_front_load(411);
     if (f == NULL)
         return ((void)npu_front_fail(411), (aclprofSubscribeConfig *)NULL);
-    return ((__typeof__(&aclprofCreateSubscribeConfig))f)(timeInfoSwitch, aicoreMetrics, fd);
+    NPU_FRONT_RETURN(aclprofSubscribeConfig *, ((__typeof__(&aclprofCreateSubscribeConfig))f)(timeInfoSwitch, aicoreMetrics, fd));
 }
 
 NPU_EXPORT aclprofSubscribeConfig * aclprofCreateSubscribeConfig(int8_t timeInfoSwitch, aclprofAicoreMetrics aicoreMetrics, void *fd) {
@@ -7073,14 +7073,14 @@ NPU_EXPORT aclprofSubscribeConfig * aclprofCreateSubscribeConfig(int8_t timeInfo
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofCreateSubscribeConfig(timeInfoSwitch, aicoreMetrics, fd);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofCreateSubscribeConfig))f)(timeInfoSwitch, aicoreMetrics, fd);
+    NPU_FRONT_RETURN(aclprofSubscribeConfig *, ((__typeof__(&aclprofCreateSubscribeConfig))f)(timeInfoSwitch, aicoreMetrics, fd));
 }
 
 static NPU_FRONT_COLD aclError load_aclprofDestroySubscribeConfig(const aclprofSubscribeConfig *profSubscribeConfig) {
     void *f = npu_front_load(412);
     if (f == NULL)
         return (aclError)npu_front_fail(412);
-    return ((__typeof__(&aclprofDestroySubscribeConfig))f)(profSubscribeConfig);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofDestroySubscribeConfig))f)(profSubscribeConfig));
 }
 
 NPU_EXPORT aclError aclprofDestroySubscribeConfig(const aclprofSubscribeConfig *profSubscribeConfig) {
@@ -7088,14 +7088,14 @@ NPU_EXPORT aclError aclprofDestroySubscribeConfig(const aclprofSubscribeConfig *
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofDestroySubscribeConfig(profSubscribeConfig);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofDestroySubscribeConfig))f)(profSubscribeConfig);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofDestroySubscribeConfig))f)(profSubscribeConfig));
 }
 
 static NPU_FRONT_COLD aclError load_aclprofModelSubscribe(uint32_t modelId, const aclprofSubscribeConfig *profSubscribeConfig) {
     void *f = npu_front_load(413);
     if (f == NULL)
         return (aclError)npu_front_fail(413);
-    return ((__typeof__(&aclprofModelSubscribe))f)(modelId, profSubscribeConfig);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofModelSubscribe))f)(modelId, profSubscribeConfig));
 }
 
 NPU_EXPORT aclError aclprofModelSubscribe(uint32_t modelId, const aclprofSubscribeConfig *profSubscribeConfig) {
@@ -7103,14 +7103,14 @@ NPU_EXPORT aclError aclprofModelSubscribe(uint32_t modelId, const aclprofSubscri
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofModelSubscribe(modelId, profSubscribeConfig);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofModelSubscribe))f)(modelId, profSubscribeConfig);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofModelSubscribe))f)(modelId, profSubscribeConfig));
 }
 
 static NPU_FRONT_COLD aclError load_aclprofModelUnSubscribe(uint32_t modelId) {
     void *f = npu_front_load(414);
     if (f == NULL)
         return (aclError)npu_front_fail(414);
-    return ((__typeof__(&aclprofModelUnSubscribe))f)(modelId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofModelUnSubscribe))f)(modelId));
 }
 
 NPU_EXPORT aclError aclprofModelUnSubscribe(uint32_t modelId) {
@@ -7118,14 +7118,14 @@ NPU_EXPORT aclError aclprofModelUnSubscribe(uint32_t modelId) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofModelUnSubscribe(modelId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofModelUnSubscribe))f)(modelId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofModelUnSubscribe))f)(modelId));
 }
 
 static NPU_FRONT_COLD aclError load_aclprofGetOpDescSize(size_t *opDescSize) {
     void *f = npu_front_load(415);
     if (f == NULL)
         return (aclError)npu_front_fail(415);
-    return ((__typeof__(&aclprofGetOpDescSize))f)(opDescSize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofGetOpDescSize))f)(opDescSize));
 }
 
 NPU_EXPORT aclError aclprofGetOpDescSize(size_t *opDescSize) {
@@ -7133,14 +7133,14 @@ NPU_EXPORT aclError aclprofGetOpDescSize(size_t *opDescSize) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofGetOpDescSize(opDescSize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofGetOpDescSize))f)(opDescSize);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofGetOpDescSize))f)(opDescSize));
 }
 
 static NPU_FRONT_COLD aclError load_aclprofGetOpNum(const void *opInfo, size_t opInfoLen, uint32_t *opNumber) {
     void *f = npu_front_load(416);
     if (f == NULL)
         return (aclError)npu_front_fail(416);
-    return ((__typeof__(&aclprofGetOpNum))f)(opInfo, opInfoLen, opNumber);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofGetOpNum))f)(opInfo, opInfoLen, opNumber));
 }
 
 NPU_EXPORT aclError aclprofGetOpNum(const void *opInfo, size_t opInfoLen, uint32_t *opNumber) {
@@ -7148,14 +7148,14 @@ NPU_EXPORT aclError aclprofGetOpNum(const void *opInfo, size_t opInfoLen, uint32
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofGetOpNum(opInfo, opInfoLen, opNumber);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofGetOpNum))f)(opInfo, opInfoLen, opNumber);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofGetOpNum))f)(opInfo, opInfoLen, opNumber));
 }
 
 static NPU_FRONT_COLD aclError load_aclprofGetOpTypeLen(const void *opInfo, size_t opInfoLen, uint32_t index, size_t *opTypeLen) {
     void *f = npu_front_load(417);
     if (f == NULL)
         return (aclError)npu_front_fail(417);
-    return ((__typeof__(&aclprofGetOpTypeLen))f)(opInfo, opInfoLen, index, opTypeLen);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofGetOpTypeLen))f)(opInfo, opInfoLen, index, opTypeLen));
 }
 
 NPU_EXPORT aclError aclprofGetOpTypeLen(const void *opInfo, size_t opInfoLen, uint32_t index, size_t *opTypeLen) {
@@ -7163,14 +7163,14 @@ NPU_EXPORT aclError aclprofGetOpTypeLen(const void *opInfo, size_t opInfoLen, ui
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofGetOpTypeLen(opInfo, opInfoLen, index, opTypeLen);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofGetOpTypeLen))f)(opInfo, opInfoLen, index, opTypeLen);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofGetOpTypeLen))f)(opInfo, opInfoLen, index, opTypeLen));
 }
 
 static NPU_FRONT_COLD aclError load_aclprofGetOpType(const void *opInfo, size_t opInfoLen, uint32_t index, char *opType, size_t opTypeLen) {
     void *f = npu_front_load(418);
     if (f == NULL)
         return (aclError)npu_front_fail(418);
-    return ((__typeof__(&aclprofGetOpType))f)(opInfo, opInfoLen, index, opType, opTypeLen);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofGetOpType))f)(opInfo, opInfoLen, index, opType, opTypeLen));
 }
 
 NPU_EXPORT aclError aclprofGetOpType(const void *opInfo, size_t opInfoLen, uint32_t index, char *opType, size_t opTypeLen) {
@@ -7178,14 +7178,14 @@ NPU_EXPORT aclError aclprofGetOpType(const void *opInfo, size_t opInfoLen, uint3
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofGetOpType(opInfo, opInfoLen, index, opType, opTypeLen);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofGetOpType))f)(opInfo, opInfoLen, index, opType, opTypeLen);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofGetOpType))f)(opInfo, opInfoLen, index, opType, opTypeLen));
 }
 
 static NPU_FRONT_COLD aclError load_aclprofGetOpNameLen(const void *opInfo, size_t opInfoLen, uint32_t index, size_t *opNameLen) {
     void *f = npu_front_load(419);
     if (f == NULL)
         return (aclError)npu_front_fail(419);
-    return ((__typeof__(&aclprofGetOpNameLen))f)(opInfo, opInfoLen, index, opNameLen);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofGetOpNameLen))f)(opInfo, opInfoLen, index, opNameLen));
 }
 
 NPU_EXPORT aclError aclprofGetOpNameLen(const void *opInfo, size_t opInfoLen, uint32_t index, size_t *opNameLen) {
@@ -7193,14 +7193,14 @@ NPU_EXPORT aclError aclprofGetOpNameLen(const void *opInfo, size_t opInfoLen, ui
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofGetOpNameLen(opInfo, opInfoLen, index, opNameLen);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofGetOpNameLen))f)(opInfo, opInfoLen, index, opNameLen);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofGetOpNameLen))f)(opInfo, opInfoLen, index, opNameLen));
 }
 
 static NPU_FRONT_COLD aclError load_aclprofGetOpName(const void *opInfo, size_t opInfoLen, uint32_t index, char *opName, size_t opNameLen) {
     void *f = npu_front_load(420);
     if (f == NULL)
         return (aclError)npu_front_fail(420);
-    return ((__typeof__(&aclprofGetOpName))f)(opInfo, opInfoLen, index, opName, opNameLen);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofGetOpName))f)(opInfo, opInfoLen, index, opName, opNameLen));
 }
 
 NPU_EXPORT aclError aclprofGetOpName(const void *opInfo, size_t opInfoLen, uint32_t index, char *opName, size_t opNameLen) {
@@ -7208,14 +7208,14 @@ NPU_EXPORT aclError aclprofGetOpName(const void *opInfo, size_t opInfoLen, uint3
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofGetOpName(opInfo, opInfoLen, index, opName, opNameLen);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofGetOpName))f)(opInfo, opInfoLen, index, opName, opNameLen);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofGetOpName))f)(opInfo, opInfoLen, index, opName, opNameLen));
 }
 
 static NPU_FRONT_COLD uint64_t load_aclprofGetOpStart(const void *opInfo, size_t opInfoLen, uint32_t index) {
     void *f = npu_front_load(421);
     if (f == NULL)
         return ((void)npu_front_fail(421), (uint64_t)0);
-    return ((__typeof__(&aclprofGetOpStart))f)(opInfo, opInfoLen, index);
+    NPU_FRONT_RETURN(uint64_t, ((__typeof__(&aclprofGetOpStart))f)(opInfo, opInfoLen, index));
 }
 
 NPU_EXPORT uint64_t aclprofGetOpStart(const void *opInfo, size_t opInfoLen, uint32_t index) {
@@ -7223,14 +7223,14 @@ NPU_EXPORT uint64_t aclprofGetOpStart(const void *opInfo, size_t opInfoLen, uint
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofGetOpStart(opInfo, opInfoLen, index);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofGetOpStart))f)(opInfo, opInfoLen, index);
+    NPU_FRONT_RETURN(uint64_t, ((__typeof__(&aclprofGetOpStart))f)(opInfo, opInfoLen, index));
 }
 
 static NPU_FRONT_COLD uint64_t load_aclprofGetOpEnd(const void *opInfo, size_t opInfoLen, uint32_t index) {
     void *f = npu_front_load(422);
     if (f == NULL)
         return ((void)npu_front_fail(422), (uint64_t)0);
-    return ((__typeof__(&aclprofGetOpEnd))f)(opInfo, opInfoLen, index);
+    NPU_FRONT_RETURN(uint64_t, ((__typeof__(&aclprofGetOpEnd))f)(opInfo, opInfoLen, index));
 }
 
 NPU_EXPORT uint64_t aclprofGetOpEnd(const void *opInfo, size_t opInfoLen, uint32_t index) {
@@ -7238,14 +7238,14 @@ NPU_EXPORT uint64_t aclprofGetOpEnd(const void *opInfo, size_t opInfoLen, uint32
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofGetOpEnd(opInfo, opInfoLen, index);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofGetOpEnd))f)(opInfo, opInfoLen, index);
+    NPU_FRONT_RETURN(uint64_t, ((__typeof__(&aclprofGetOpEnd))f)(opInfo, opInfoLen, index));
 }
 
 static NPU_FRONT_COLD uint64_t load_aclprofGetOpDuration(const void *opInfo, size_t opInfoLen, uint32_t index) {
     void *f = npu_front_load(423);
     if (f == NULL)
         return ((void)npu_front_fail(423), (uint64_t)0);
-    return ((__typeof__(&aclprofGetOpDuration))f)(opInfo, opInfoLen, index);
+    NPU_FRONT_RETURN(uint64_t, ((__typeof__(&aclprofGetOpDuration))f)(opInfo, opInfoLen, index));
 }
 
 NPU_EXPORT uint64_t aclprofGetOpDuration(const void *opInfo, size_t opInfoLen, uint32_t index) {
@@ -7253,14 +7253,14 @@ NPU_EXPORT uint64_t aclprofGetOpDuration(const void *opInfo, size_t opInfoLen, u
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofGetOpDuration(opInfo, opInfoLen, index);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofGetOpDuration))f)(opInfo, opInfoLen, index);
+    NPU_FRONT_RETURN(uint64_t, ((__typeof__(&aclprofGetOpDuration))f)(opInfo, opInfoLen, index));
 }
 
 static NPU_FRONT_COLD size_t load_aclprofGetModelId(const void *opInfo, size_t opInfoLen, uint32_t index) {
     void *f = npu_front_load(424);
     if (f == NULL)
         return ((void)npu_front_fail(424), (size_t)0);
-    return ((__typeof__(&aclprofGetModelId))f)(opInfo, opInfoLen, index);
+    NPU_FRONT_RETURN(size_t, ((__typeof__(&aclprofGetModelId))f)(opInfo, opInfoLen, index));
 }
 
 NPU_EXPORT size_t aclprofGetModelId(const void *opInfo, size_t opInfoLen, uint32_t index) {
@@ -7268,14 +7268,14 @@ NPU_EXPORT size_t aclprofGetModelId(const void *opInfo, size_t opInfoLen, uint32
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofGetModelId(opInfo, opInfoLen, index);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofGetModelId))f)(opInfo, opInfoLen, index);
+    NPU_FRONT_RETURN(size_t, ((__typeof__(&aclprofGetModelId))f)(opInfo, opInfoLen, index));
 }
 
 static NPU_FRONT_COLD aclprofSubscribeOpFlag load_aclprofGetOpFlag(const void *opInfo, size_t opInfoLen, uint32_t index) {
     void *f = npu_front_load(425);
     if (f == NULL)
         return ((void)npu_front_fail(425), (aclprofSubscribeOpFlag)0);
-    return ((__typeof__(&aclprofGetOpFlag))f)(opInfo, opInfoLen, index);
+    NPU_FRONT_RETURN(aclprofSubscribeOpFlag, ((__typeof__(&aclprofGetOpFlag))f)(opInfo, opInfoLen, index));
 }
 
 NPU_EXPORT aclprofSubscribeOpFlag aclprofGetOpFlag(const void *opInfo, size_t opInfoLen, uint32_t index) {
@@ -7283,14 +7283,14 @@ NPU_EXPORT aclprofSubscribeOpFlag aclprofGetOpFlag(const void *opInfo, size_t op
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofGetOpFlag(opInfo, opInfoLen, index);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofGetOpFlag))f)(opInfo, opInfoLen, index);
+    NPU_FRONT_RETURN(aclprofSubscribeOpFlag, ((__typeof__(&aclprofGetOpFlag))f)(opInfo, opInfoLen, index));
 }
 
 static NPU_FRONT_COLD const char * load_aclprofGetOpAttriValue(const void *opInfo, size_t opInfoLen, uint32_t index, aclprofSubscribeOpAttri attri) {
     void *f = npu_front_load(426);
     if (f == NULL)
         return ((void)npu_front_fail(426), (const char *)NULL);
-    return ((__typeof__(&aclprofGetOpAttriValue))f)(opInfo, opInfoLen, index, attri);
+    NPU_FRONT_RETURN(const char *, ((__typeof__(&aclprofGetOpAttriValue))f)(opInfo, opInfoLen, index, attri));
 }
 
 NPU_EXPORT const char * aclprofGetOpAttriValue(const void *opInfo, size_t opInfoLen, uint32_t index, aclprofSubscribeOpAttri attri) {
@@ -7298,14 +7298,14 @@ NPU_EXPORT const char * aclprofGetOpAttriValue(const void *opInfo, size_t opInfo
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofGetOpAttriValue(opInfo, opInfoLen, index, attri);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofGetOpAttriValue))f)(opInfo, opInfoLen, index, attri);
+    NPU_FRONT_RETURN(const char *, ((__typeof__(&aclprofGetOpAttriValue))f)(opInfo, opInfoLen, index, attri));
 }
 
 static NPU_FRONT_COLD aclprofStepInfo * load_aclprofCreateStepInfo(void) {
     void *f = npu_front_load(427);
     if (f == NULL)
         return ((void)npu_front_fail(427), (aclprofStepInfo *)NULL);
-    return ((__typeof__(&aclprofCreateStepInfo))f)();
+    NPU_FRONT_RETURN(aclprofStepInfo *, ((__typeof__(&aclprofCreateStepInfo))f)());
 }
 
 NPU_EXPORT aclprofStepInfo * aclprofCreateStepInfo(void) {
@@ -7313,7 +7313,7 @@ NPU_EXPORT aclprofStepInfo * aclprofCreateStepInfo(void) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofCreateStepInfo();
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofCreateStepInfo))f)();
+    NPU_FRONT_RETURN(aclprofStepInfo *, ((__typeof__(&aclprofCreateStepInfo))f)());
 }
 
 static NPU_FRONT_COLD void load_aclprofDestroyStepInfo(aclprofStepInfo *stepinfo) {
@@ -7322,7 +7322,7 @@ static NPU_FRONT_COLD void load_aclprofDestroyStepInfo(aclprofStepInfo *stepinfo
         npu_front_fail(428);
         return;
     }
-    ((__typeof__(&aclprofDestroyStepInfo))f)(stepinfo);
+    NPU_FRONT_VOID(((__typeof__(&aclprofDestroyStepInfo))f)(stepinfo));
 }
 
 NPU_EXPORT void aclprofDestroyStepInfo(aclprofStepInfo *stepinfo) {
@@ -7332,14 +7332,14 @@ NPU_EXPORT void aclprofDestroyStepInfo(aclprofStepInfo *stepinfo) {
         return;
     }
     NPU_LQ_BEFORE(0);
-    ((__typeof__(&aclprofDestroyStepInfo))f)(stepinfo);
+    NPU_FRONT_VOID(((__typeof__(&aclprofDestroyStepInfo))f)(stepinfo));
 }
 
 static NPU_FRONT_COLD aclError load_aclprofGetStepTimestamp(aclprofStepInfo *stepInfo, aclprofStepTag tag, aclrtStream stream) {
     void *f = npu_front_load(429);
     if (f == NULL)
         return (aclError)npu_front_fail(429);
-    return ((__typeof__(&aclprofGetStepTimestamp))f)(stepInfo, tag, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofGetStepTimestamp))f)(stepInfo, tag, stream));
 }
 
 NPU_EXPORT aclError aclprofGetStepTimestamp(aclprofStepInfo *stepInfo, aclprofStepTag tag, aclrtStream stream) {
@@ -7347,14 +7347,14 @@ NPU_EXPORT aclError aclprofGetStepTimestamp(aclprofStepInfo *stepInfo, aclprofSt
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofGetStepTimestamp(stepInfo, tag, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofGetStepTimestamp))f)(stepInfo, tag, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofGetStepTimestamp))f)(stepInfo, tag, stream));
 }
 
 static NPU_FRONT_COLD void * load_aclprofCreateStamp(void) {
     void *f = npu_front_load(430);
     if (f == NULL)
         return ((void)npu_front_fail(430), (void *)NULL);
-    return ((__typeof__(&aclprofCreateStamp))f)();
+    NPU_FRONT_RETURN(void *, ((__typeof__(&aclprofCreateStamp))f)());
 }
 
 NPU_EXPORT void * aclprofCreateStamp(void) {
@@ -7362,7 +7362,7 @@ NPU_EXPORT void * aclprofCreateStamp(void) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofCreateStamp();
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofCreateStamp))f)();
+    NPU_FRONT_RETURN(void *, ((__typeof__(&aclprofCreateStamp))f)());
 }
 
 static NPU_FRONT_COLD void load_aclprofDestroyStamp(void *stamp) {
@@ -7371,7 +7371,7 @@ static NPU_FRONT_COLD void load_aclprofDestroyStamp(void *stamp) {
         npu_front_fail(431);
         return;
     }
-    ((__typeof__(&aclprofDestroyStamp))f)(stamp);
+    NPU_FRONT_VOID(((__typeof__(&aclprofDestroyStamp))f)(stamp));
 }
 
 NPU_EXPORT void aclprofDestroyStamp(void *stamp) {
@@ -7381,14 +7381,14 @@ NPU_EXPORT void aclprofDestroyStamp(void *stamp) {
         return;
     }
     NPU_LQ_BEFORE(0);
-    ((__typeof__(&aclprofDestroyStamp))f)(stamp);
+    NPU_FRONT_VOID(((__typeof__(&aclprofDestroyStamp))f)(stamp));
 }
 
 static NPU_FRONT_COLD aclError load_aclprofSetStampTraceMessage(void *stamp, const char *msg, uint32_t msgLen) {
     void *f = npu_front_load(432);
     if (f == NULL)
         return (aclError)npu_front_fail(432);
-    return ((__typeof__(&aclprofSetStampTraceMessage))f)(stamp, msg, msgLen);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofSetStampTraceMessage))f)(stamp, msg, msgLen));
 }
 
 NPU_EXPORT aclError aclprofSetStampTraceMessage(void *stamp, const char *msg, uint32_t msgLen) {
@@ -7396,14 +7396,14 @@ NPU_EXPORT aclError aclprofSetStampTraceMessage(void *stamp, const char *msg, ui
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofSetStampTraceMessage(stamp, msg, msgLen);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofSetStampTraceMessage))f)(stamp, msg, msgLen);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofSetStampTraceMessage))f)(stamp, msg, msgLen));
 }
 
 static NPU_FRONT_COLD aclError load_aclprofMark(void *stamp) {
     void *f = npu_front_load(433);
     if (f == NULL)
         return (aclError)npu_front_fail(433);
-    return ((__typeof__(&aclprofMark))f)(stamp);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofMark))f)(stamp));
 }
 
 NPU_EXPORT aclError aclprofMark(void *stamp) {
@@ -7411,14 +7411,14 @@ NPU_EXPORT aclError aclprofMark(void *stamp) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofMark(stamp);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofMark))f)(stamp);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofMark))f)(stamp));
 }
 
 static NPU_FRONT_COLD aclError load_aclprofMarkEx(const char *msg, size_t msgLen, aclrtStream stream) {
     void *f = npu_front_load(434);
     if (f == NULL)
         return (aclError)npu_front_fail(434);
-    return ((__typeof__(&aclprofMarkEx))f)(msg, msgLen, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofMarkEx))f)(msg, msgLen, stream));
 }
 
 NPU_EXPORT aclError aclprofMarkEx(const char *msg, size_t msgLen, aclrtStream stream) {
@@ -7426,14 +7426,14 @@ NPU_EXPORT aclError aclprofMarkEx(const char *msg, size_t msgLen, aclrtStream st
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofMarkEx(msg, msgLen, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofMarkEx))f)(msg, msgLen, stream);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofMarkEx))f)(msg, msgLen, stream));
 }
 
 static NPU_FRONT_COLD aclError load_aclprofPush(void *stamp) {
     void *f = npu_front_load(435);
     if (f == NULL)
         return (aclError)npu_front_fail(435);
-    return ((__typeof__(&aclprofPush))f)(stamp);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofPush))f)(stamp));
 }
 
 NPU_EXPORT aclError aclprofPush(void *stamp) {
@@ -7441,14 +7441,14 @@ NPU_EXPORT aclError aclprofPush(void *stamp) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofPush(stamp);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofPush))f)(stamp);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofPush))f)(stamp));
 }
 
 static NPU_FRONT_COLD aclError load_aclprofPop(void) {
     void *f = npu_front_load(436);
     if (f == NULL)
         return (aclError)npu_front_fail(436);
-    return ((__typeof__(&aclprofPop))f)();
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofPop))f)());
 }
 
 NPU_EXPORT aclError aclprofPop(void) {
@@ -7456,14 +7456,14 @@ NPU_EXPORT aclError aclprofPop(void) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofPop();
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofPop))f)();
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofPop))f)());
 }
 
 static NPU_FRONT_COLD aclError load_aclprofRangeStart(void *stamp, uint32_t *rangeId) {
     void *f = npu_front_load(437);
     if (f == NULL)
         return (aclError)npu_front_fail(437);
-    return ((__typeof__(&aclprofRangeStart))f)(stamp, rangeId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofRangeStart))f)(stamp, rangeId));
 }
 
 NPU_EXPORT aclError aclprofRangeStart(void *stamp, uint32_t *rangeId) {
@@ -7471,14 +7471,14 @@ NPU_EXPORT aclError aclprofRangeStart(void *stamp, uint32_t *rangeId) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofRangeStart(stamp, rangeId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofRangeStart))f)(stamp, rangeId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofRangeStart))f)(stamp, rangeId));
 }
 
 static NPU_FRONT_COLD aclError load_aclprofRangeStop(uint32_t rangeId) {
     void *f = npu_front_load(438);
     if (f == NULL)
         return (aclError)npu_front_fail(438);
-    return ((__typeof__(&aclprofRangeStop))f)(rangeId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofRangeStop))f)(rangeId));
 }
 
 NPU_EXPORT aclError aclprofRangeStop(uint32_t rangeId) {
@@ -7486,14 +7486,14 @@ NPU_EXPORT aclError aclprofRangeStop(uint32_t rangeId) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofRangeStop(rangeId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofRangeStop))f)(rangeId);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofRangeStop))f)(rangeId));
 }
 
 static NPU_FRONT_COLD uint64_t load_aclprofStr2Id(const char *message) {
     void *f = npu_front_load(439);
     if (f == NULL)
         return ((void)npu_front_fail(439), (uint64_t)0);
-    return ((__typeof__(&aclprofStr2Id))f)(message);
+    NPU_FRONT_RETURN(uint64_t, ((__typeof__(&aclprofStr2Id))f)(message));
 }
 
 NPU_EXPORT uint64_t aclprofStr2Id(const char *message) {
@@ -7501,14 +7501,14 @@ NPU_EXPORT uint64_t aclprofStr2Id(const char *message) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofStr2Id(message);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofStr2Id))f)(message);
+    NPU_FRONT_RETURN(uint64_t, ((__typeof__(&aclprofStr2Id))f)(message));
 }
 
 static NPU_FRONT_COLD aclError load_aclprofRangePushEx(aclprofEventAttributes *attr) {
     void *f = npu_front_load(440);
     if (f == NULL)
         return (aclError)npu_front_fail(440);
-    return ((__typeof__(&aclprofRangePushEx))f)(attr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofRangePushEx))f)(attr));
 }
 
 NPU_EXPORT aclError aclprofRangePushEx(aclprofEventAttributes *attr) {
@@ -7516,14 +7516,14 @@ NPU_EXPORT aclError aclprofRangePushEx(aclprofEventAttributes *attr) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofRangePushEx(attr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofRangePushEx))f)(attr);
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofRangePushEx))f)(attr));
 }
 
 static NPU_FRONT_COLD aclError load_aclprofRangePop(void) {
     void *f = npu_front_load(441);
     if (f == NULL)
         return (aclError)npu_front_fail(441);
-    return ((__typeof__(&aclprofRangePop))f)();
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofRangePop))f)());
 }
 
 NPU_EXPORT aclError aclprofRangePop(void) {
@@ -7531,7 +7531,7 @@ NPU_EXPORT aclError aclprofRangePop(void) {
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofRangePop();
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclprofRangePop))f)();
+    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofRangePop))f)());
 }
 
 static NPU_FRONT_COLD void load_mstxMarkA(const char *message, aclrtStream stream) {
@@ -7540,7 +7540,7 @@ static NPU_FRONT_COLD void load_mstxMarkA(const char *message, aclrtStream strea
         npu_front_fail(442);
         return;
     }
-    ((__typeof__(&mstxMarkA))f)(message, stream);
+    NPU_FRONT_VOID(((__typeof__(&mstxMarkA))f)(message, stream));
 }
 
 NPU_EXPORT void mstxMarkA(const char *message, aclrtStream stream) {
@@ -7550,14 +7550,14 @@ NPU_EXPORT void mstxMarkA(const char *message, aclrtStream stream) {
         return;
     }
     NPU_LQ_BEFORE(0);
-    ((__typeof__(&mstxMarkA))f)(message, stream);
+    NPU_FRONT_VOID(((__typeof__(&mstxMarkA))f)(message, stream));
 }
 
 static NPU_FRONT_COLD mstxRangeId load_mstxRangeStartA(const char *message, aclrtStream stream) {
     void *f = npu_front_load(443);
     if (f == NULL)
         return ((void)npu_front_fail(443), (mstxRangeId)0);
-    return ((__typeof__(&mstxRangeStartA))f)(message, stream);
+    NPU_FRONT_RETURN(mstxRangeId, ((__typeof__(&mstxRangeStartA))f)(message, stream));
 }
 
 NPU_EXPORT mstxRangeId mstxRangeStartA(const char *message, aclrtStream stream) {
@@ -7565,7 +7565,7 @@ NPU_EXPORT mstxRangeId mstxRangeStartA(const char *message, aclrtStream stream) 
     if (__builtin_expect(f == NULL, 0))
         return load_mstxRangeStartA(message, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&mstxRangeStartA))f)(message, stream);
+    NPU_FRONT_RETURN(mstxRangeId, ((__typeof__(&mstxRangeStartA))f)(message, stream));
 }
 
 static NPU_FRONT_COLD void load_mstxRangeEnd(mstxRangeId id) {
@@ -7574,7 +7574,7 @@ static NPU_FRONT_COLD void load_mstxRangeEnd(mstxRangeId id) {
         npu_front_fail(444);
         return;
     }
-    ((__typeof__(&mstxRangeEnd))f)(id);
+    NPU_FRONT_VOID(((__typeof__(&mstxRangeEnd))f)(id));
 }
 
 NPU_EXPORT void mstxRangeEnd(mstxRangeId id) {
@@ -7584,14 +7584,14 @@ NPU_EXPORT void mstxRangeEnd(mstxRangeId id) {
         return;
     }
     NPU_LQ_BEFORE(0);
-    ((__typeof__(&mstxRangeEnd))f)(id);
+    NPU_FRONT_VOID(((__typeof__(&mstxRangeEnd))f)(id));
 }
 
 static NPU_FRONT_COLD mstxDomainHandle_t load_mstxDomainCreateA(const char *name) {
     void *f = npu_front_load(445);
     if (f == NULL)
         return ((void)npu_front_fail(445), (mstxDomainHandle_t)NULL);
-    return ((__typeof__(&mstxDomainCreateA))f)(name);
+    NPU_FRONT_RETURN(mstxDomainHandle_t, ((__typeof__(&mstxDomainCreateA))f)(name));
 }
 
 NPU_EXPORT mstxDomainHandle_t mstxDomainCreateA(const char *name) {
@@ -7599,7 +7599,7 @@ NPU_EXPORT mstxDomainHandle_t mstxDomainCreateA(const char *name) {
     if (__builtin_expect(f == NULL, 0))
         return load_mstxDomainCreateA(name);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&mstxDomainCreateA))f)(name);
+    NPU_FRONT_RETURN(mstxDomainHandle_t, ((__typeof__(&mstxDomainCreateA))f)(name));
 }
 
 static NPU_FRONT_COLD void load_mstxDomainDestroy(mstxDomainHandle_t domain) {
@@ -7608,7 +7608,7 @@ static NPU_FRONT_COLD void load_mstxDomainDestroy(mstxDomainHandle_t domain) {
         npu_front_fail(446);
         return;
     }
-    ((__typeof__(&mstxDomainDestroy))f)(domain);
+    NPU_FRONT_VOID(((__typeof__(&mstxDomainDestroy))f)(domain));
 }
 
 NPU_EXPORT void mstxDomainDestroy(mstxDomainHandle_t domain) {
@@ -7618,7 +7618,7 @@ NPU_EXPORT void mstxDomainDestroy(mstxDomainHandle_t domain) {
         return;
     }
     NPU_LQ_BEFORE(0);
-    ((__typeof__(&mstxDomainDestroy))f)(domain);
+    NPU_FRONT_VOID(((__typeof__(&mstxDomainDestroy))f)(domain));
 }
 
 static NPU_FRONT_COLD void load_mstxDomainMarkA(mstxDomainHandle_t domain, const char *message, aclrtStream stream) {
@@ -7627,7 +7627,7 @@ static NPU_FRONT_COLD void load_mstxDomainMarkA(mstxDomainHandle_t domain, const
         npu_front_fail(447);
         return;
     }
-    ((__typeof__(&mstxDomainMarkA))f)(domain, message, stream);
+    NPU_FRONT_VOID(((__typeof__(&mstxDomainMarkA))f)(domain, message, stream));
 }
 
 NPU_EXPORT void mstxDomainMarkA(mstxDomainHandle_t domain, const char *message, aclrtStream stream) {
@@ -7637,14 +7637,14 @@ NPU_EXPORT void mstxDomainMarkA(mstxDomainHandle_t domain, const char *message, 
         return;
     }
     NPU_LQ_BEFORE(0);
-    ((__typeof__(&mstxDomainMarkA))f)(domain, message, stream);
+    NPU_FRONT_VOID(((__typeof__(&mstxDomainMarkA))f)(domain, message, stream));
 }
 
 static NPU_FRONT_COLD mstxRangeId load_mstxDomainRangeStartA(mstxDomainHandle_t domain, const char *message, aclrtStream stream) {
     void *f = npu_front_load(448);
     if (f == NULL)
         return ((void)npu_front_fail(448), (mstxRangeId)0);
-    return ((__typeof__(&mstxDomainRangeStartA))f)(domain, message, stream);
+    NPU_FRONT_RETURN(mstxRangeId, ((__typeof__(&mstxDomainRangeStartA))f)(domain, message, stream));
 }
 
 NPU_EXPORT mstxRangeId mstxDomainRangeStartA(mstxDomainHandle_t domain, const char *message, aclrtStream stream) {
@@ -7652,7 +7652,7 @@ NPU_EXPORT mstxRangeId mstxDomainRangeStartA(mstxDomainHandle_t domain, const ch
     if (__builtin_expect(f == NULL, 0))
         return load_mstxDomainRangeStartA(domain, message, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&mstxDomainRangeStartA))f)(domain, message, stream);
+    NPU_FRONT_RETURN(mstxRangeId, ((__typeof__(&mstxDomainRangeStartA))f)(domain, message, stream));
 }
 
 static NPU_FRONT_COLD void load_mstxDomainRangeEnd(mstxDomainHandle_t domain, mstxRangeId id) {
@@ -7661,7 +7661,7 @@ static NPU_FRONT_COLD void load_mstxDomainRangeEnd(mstxDomainHandle_t domain, ms
         npu_front_fail(449);
         return;
     }
-    ((__typeof__(&mstxDomainRangeEnd))f)(domain, id);
+    NPU_FRONT_VOID(((__typeof__(&mstxDomainRangeEnd))f)(domain, id));
 }
 
 NPU_EXPORT void mstxDomainRangeEnd(mstxDomainHandle_t domain, mstxRangeId id) {
@@ -7671,7 +7671,7 @@ NPU_EXPORT void mstxDomainRangeEnd(mstxDomainHandle_t domain, mstxRangeId id) {
         return;
     }
     NPU_LQ_BEFORE(0);
-    ((__typeof__(&mstxDomainRangeEnd))f)(domain, id);
+    NPU_FRONT_VOID(((__typeof__(&mstxDomainRangeEnd))f)(domain, id));
 }
 
 static NPU_FRONT_COLD void load_mstxGetToolId(uint64_t *id) {
@@ -7680,7 +7680,7 @@ static NPU_FRONT_COLD void load_mstxGetToolId(uint64_t *id) {
         npu_front_fail(450);
         return;
     }
-    ((__typeof__(&mstxGetToolId))f)(id);
+    NPU_FRONT_VOID(((__typeof__(&mstxGetToolId))f)(id));
 }
 
 NPU_EXPORT void mstxGetToolId(uint64_t *id) {
@@ -7690,14 +7690,14 @@ NPU_EXPORT void mstxGetToolId(uint64_t *id) {
         return;
     }
     NPU_LQ_BEFORE(0);
-    ((__typeof__(&mstxGetToolId))f)(id);
+    NPU_FRONT_VOID(((__typeof__(&mstxGetToolId))f)(id));
 }
 
 static NPU_FRONT_COLD mstxMemHeapHandle_t load_mstxMemHeapRegister(mstxDomainHandle_t domain, const mstxMemHeapDesc_t *desc) {
     void *f = npu_front_load(451);
     if (f == NULL)
         return ((void)npu_front_fail(451), (mstxMemHeapHandle_t)NULL);
-    return ((__typeof__(&mstxMemHeapRegister))f)(domain, desc);
+    NPU_FRONT_RETURN(mstxMemHeapHandle_t, ((__typeof__(&mstxMemHeapRegister))f)(domain, desc));
 }
 
 NPU_EXPORT mstxMemHeapHandle_t mstxMemHeapRegister(mstxDomainHandle_t domain, const mstxMemHeapDesc_t *desc) {
@@ -7705,7 +7705,7 @@ NPU_EXPORT mstxMemHeapHandle_t mstxMemHeapRegister(mstxDomainHandle_t domain, co
     if (__builtin_expect(f == NULL, 0))
         return load_mstxMemHeapRegister(domain, desc);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&mstxMemHeapRegister))f)(domain, desc);
+    NPU_FRONT_RETURN(mstxMemHeapHandle_t, ((__typeof__(&mstxMemHeapRegister))f)(domain, desc));
 }
 
 static NPU_FRONT_COLD void load_mstxMemHeapUnregister(mstxDomainHandle_t domain, mstxMemHeapHandle_t heap) {
@@ -7714,7 +7714,7 @@ static NPU_FRONT_COLD void load_mstxMemHeapUnregister(mstxDomainHandle_t domain,
         npu_front_fail(452);
         return;
     }
-    ((__typeof__(&mstxMemHeapUnregister))f)(domain, heap);
+    NPU_FRONT_VOID(((__typeof__(&mstxMemHeapUnregister))f)(domain, heap));
 }
 
 NPU_EXPORT void mstxMemHeapUnregister(mstxDomainHandle_t domain, mstxMemHeapHandle_t heap) {
@@ -7724,7 +7724,7 @@ NPU_EXPORT void mstxMemHeapUnregister(mstxDomainHandle_t domain, mstxMemHeapHand
         return;
     }
     NPU_LQ_BEFORE(0);
-    ((__typeof__(&mstxMemHeapUnregister))f)(domain, heap);
+    NPU_FRONT_VOID(((__typeof__(&mstxMemHeapUnregister))f)(domain, heap));
 }
 
 static NPU_FRONT_COLD void load_mstxMemRegionsRegister(mstxDomainHandle_t domain, const mstxMemRegionsRegisterBatch_t *desc) {
@@ -7733,7 +7733,7 @@ static NPU_FRONT_COLD void load_mstxMemRegionsRegister(mstxDomainHandle_t domain
         npu_front_fail(453);
         return;
     }
-    ((__typeof__(&mstxMemRegionsRegister))f)(domain, desc);
+    NPU_FRONT_VOID(((__typeof__(&mstxMemRegionsRegister))f)(domain, desc));
 }
 
 NPU_EXPORT void mstxMemRegionsRegister(mstxDomainHandle_t domain, const mstxMemRegionsRegisterBatch_t *desc) {
@@ -7743,7 +7743,7 @@ NPU_EXPORT void mstxMemRegionsRegister(mstxDomainHandle_t domain, const mstxMemR
         return;
     }
     NPU_LQ_BEFORE(0);
-    ((__typeof__(&mstxMemRegionsRegister))f)(domain, desc);
+    NPU_FRONT_VOID(((__typeof__(&mstxMemRegionsRegister))f)(domain, desc));
 }
 
 static NPU_FRONT_COLD void load_mstxMemRegionsUnregister(mstxDomainHandle_t domain, const mstxMemRegionsUnregisterBatch_t *desc) {
@@ -7752,7 +7752,7 @@ static NPU_FRONT_COLD void load_mstxMemRegionsUnregister(mstxDomainHandle_t doma
         npu_front_fail(454);
         return;
     }
-    ((__typeof__(&mstxMemRegionsUnregister))f)(domain, desc);
+    NPU_FRONT_VOID(((__typeof__(&mstxMemRegionsUnregister))f)(domain, desc));
 }
 
 NPU_EXPORT void mstxMemRegionsUnregister(mstxDomainHandle_t domain, const mstxMemRegionsUnregisterBatch_t *desc) {
@@ -7762,7 +7762,7 @@ NPU_EXPORT void mstxMemRegionsUnregister(mstxDomainHandle_t domain, const mstxMe
         return;
     }
     NPU_LQ_BEFORE(0);
-    ((__typeof__(&mstxMemRegionsUnregister))f)(domain, desc);
+    NPU_FRONT_VOID(((__typeof__(&mstxMemRegionsUnregister))f)(domain, desc));
 }
 
 static NPU_FRONT_COLD void load_mstxMemPermissionsAssign(mstxDomainHandle_t domain, const mstxMemPermissionsAssignBatch_t *desc) {
@@ -7771,7 +7771,7 @@ static NPU_FRONT_COLD void load_mstxMemPermissionsAssign(mstxDomainHandle_t doma
         npu_front_fail(455);
         return;
     }
-    ((__typeof__(&mstxMemPermissionsAssign))f)(domain, desc);
+    NPU_FRONT_VOID(((__typeof__(&mstxMemPermissionsAssign))f)(domain, desc));
 }
 
 NPU_EXPORT void mstxMemPermissionsAssign(mstxDomainHandle_t domain, const mstxMemPermissionsAssignBatch_t *desc) {
@@ -7781,14 +7781,14 @@ NPU_EXPORT void mstxMemPermissionsAssign(mstxDomainHandle_t domain, const mstxMe
         return;
     }
     NPU_LQ_BEFORE(0);
-    ((__typeof__(&mstxMemPermissionsAssign))f)(domain, desc);
+    NPU_FRONT_VOID(((__typeof__(&mstxMemPermissionsAssign))f)(domain, desc));
 }
 
 static NPU_FRONT_COLD drvError_t load_halMemAlloc(void **pp, unsigned long long size, unsigned long long flag) {
     void *f = npu_front_load(456);
     if (f == NULL)
         return (drvError_t)npu_front_fail(456);
-    return ((__typeof__(&halMemAlloc))f)(pp, size, flag);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemAlloc))f)(pp, size, flag));
 }
 
 NPU_EXPORT drvError_t halMemAlloc(void **pp, unsigned long long size, unsigned long long flag) {
@@ -7796,14 +7796,14 @@ NPU_EXPORT drvError_t halMemAlloc(void **pp, unsigned long long size, unsigned l
     if (__builtin_expect(f == NULL, 0))
         return load_halMemAlloc(pp, size, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMemAlloc))f)(pp, size, flag);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemAlloc))f)(pp, size, flag));
 }
 
 static NPU_FRONT_COLD drvError_t load_halMemFree(void *pp) {
     void *f = npu_front_load(457);
     if (f == NULL)
         return (drvError_t)npu_front_fail(457);
-    return ((__typeof__(&halMemFree))f)(pp);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemFree))f)(pp));
 }
 
 NPU_EXPORT drvError_t halMemFree(void *pp) {
@@ -7811,14 +7811,14 @@ NPU_EXPORT drvError_t halMemFree(void *pp) {
     if (__builtin_expect(f == NULL, 0))
         return load_halMemFree(pp);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMemFree))f)(pp);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemFree))f)(pp));
 }
 
 static NPU_FRONT_COLD drvError_t load_halMemAdvise(DVdeviceptr ptr, size_t count, unsigned int type, DVdevice device) {
     void *f = npu_front_load(458);
     if (f == NULL)
         return (drvError_t)npu_front_fail(458);
-    return ((__typeof__(&halMemAdvise))f)(ptr, count, type, device);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemAdvise))f)(ptr, count, type, device));
 }
 
 NPU_EXPORT drvError_t halMemAdvise(DVdeviceptr ptr, size_t count, unsigned int type, DVdevice device) {
@@ -7826,14 +7826,14 @@ NPU_EXPORT drvError_t halMemAdvise(DVdeviceptr ptr, size_t count, unsigned int t
     if (__builtin_expect(f == NULL, 0))
         return load_halMemAdvise(ptr, count, type, device);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMemAdvise))f)(ptr, count, type, device);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemAdvise))f)(ptr, count, type, device));
 }
 
 static NPU_FRONT_COLD DVresult load_drvMemPrefetchToDevice(DVdeviceptr dev_ptr, size_t len, DVdevice device) {
     void *f = npu_front_load(459);
     if (f == NULL)
         return (DVresult)npu_front_fail(459);
-    return ((__typeof__(&drvMemPrefetchToDevice))f)(dev_ptr, len, device);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&drvMemPrefetchToDevice))f)(dev_ptr, len, device));
 }
 
 NPU_EXPORT DVresult drvMemPrefetchToDevice(DVdeviceptr dev_ptr, size_t len, DVdevice device) {
@@ -7841,14 +7841,14 @@ NPU_EXPORT DVresult drvMemPrefetchToDevice(DVdeviceptr dev_ptr, size_t len, DVde
     if (__builtin_expect(f == NULL, 0))
         return load_drvMemPrefetchToDevice(dev_ptr, len, device);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&drvMemPrefetchToDevice))f)(dev_ptr, len, device);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&drvMemPrefetchToDevice))f)(dev_ptr, len, device));
 }
 
 static NPU_FRONT_COLD DVresult load_halMemGetInfo(DVdevice device, unsigned int type, struct MemInfo *info) {
     void *f = npu_front_load(460);
     if (f == NULL)
         return (DVresult)npu_front_fail(460);
-    return ((__typeof__(&halMemGetInfo))f)(device, type, info);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&halMemGetInfo))f)(device, type, info));
 }
 
 NPU_EXPORT DVresult halMemGetInfo(DVdevice device, unsigned int type, struct MemInfo *info) {
@@ -7856,14 +7856,14 @@ NPU_EXPORT DVresult halMemGetInfo(DVdevice device, unsigned int type, struct Mem
     if (__builtin_expect(f == NULL, 0))
         return load_halMemGetInfo(device, type, info);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMemGetInfo))f)(device, type, info);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&halMemGetInfo))f)(device, type, info));
 }
 
 static NPU_FRONT_COLD DVresult load_halMemGetInfoEx(DVdevice device, unsigned int type, struct MemInfo *info) {
     void *f = npu_front_load(461);
     if (f == NULL)
         return (DVresult)npu_front_fail(461);
-    return ((__typeof__(&halMemGetInfoEx))f)(device, type, info);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&halMemGetInfoEx))f)(device, type, info));
 }
 
 NPU_EXPORT DVresult halMemGetInfoEx(DVdevice device, unsigned int type, struct MemInfo *info) {
@@ -7871,14 +7871,14 @@ NPU_EXPORT DVresult halMemGetInfoEx(DVdevice device, unsigned int type, struct M
     if (__builtin_expect(f == NULL, 0))
         return load_halMemGetInfoEx(device, type, info);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMemGetInfoEx))f)(device, type, info);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&halMemGetInfoEx))f)(device, type, info));
 }
 
 static NPU_FRONT_COLD drvError_t load_halMemCtl(int type, void *param_value, size_t param_value_size, void *out_value, size_t *out_size_ret) {
     void *f = npu_front_load(462);
     if (f == NULL)
         return (drvError_t)npu_front_fail(462);
-    return ((__typeof__(&halMemCtl))f)(type, param_value, param_value_size, out_value, out_size_ret);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemCtl))f)(type, param_value, param_value_size, out_value, out_size_ret));
 }
 
 NPU_EXPORT drvError_t halMemCtl(int type, void *param_value, size_t param_value_size, void *out_value, size_t *out_size_ret) {
@@ -7886,14 +7886,14 @@ NPU_EXPORT drvError_t halMemCtl(int type, void *param_value, size_t param_value_
     if (__builtin_expect(f == NULL, 0))
         return load_halMemCtl(type, param_value, param_value_size, out_value, out_size_ret);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMemCtl))f)(type, param_value, param_value_size, out_value, out_size_ret);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemCtl))f)(type, param_value, param_value_size, out_value, out_size_ret));
 }
 
 static NPU_FRONT_COLD DVresult load_drvMemcpy(DVdeviceptr dst, size_t dest_max, DVdeviceptr src, size_t byte_count) {
     void *f = npu_front_load(463);
     if (f == NULL)
         return (DVresult)npu_front_fail(463);
-    return ((__typeof__(&drvMemcpy))f)(dst, dest_max, src, byte_count);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&drvMemcpy))f)(dst, dest_max, src, byte_count));
 }
 
 NPU_EXPORT DVresult drvMemcpy(DVdeviceptr dst, size_t dest_max, DVdeviceptr src, size_t byte_count) {
@@ -7901,14 +7901,14 @@ NPU_EXPORT DVresult drvMemcpy(DVdeviceptr dst, size_t dest_max, DVdeviceptr src,
     if (__builtin_expect(f == NULL, 0))
         return load_drvMemcpy(dst, dest_max, src, byte_count);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&drvMemcpy))f)(dst, dest_max, src, byte_count);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&drvMemcpy))f)(dst, dest_max, src, byte_count));
 }
 
 static NPU_FRONT_COLD drvError_t load_halMemcpy(void *dst, size_t dst_size, void *src, size_t count, struct memcpy_info *info) {
     void *f = npu_front_load(464);
     if (f == NULL)
         return (drvError_t)npu_front_fail(464);
-    return ((__typeof__(&halMemcpy))f)(dst, dst_size, src, count, info);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemcpy))f)(dst, dst_size, src, count, info));
 }
 
 NPU_EXPORT drvError_t halMemcpy(void *dst, size_t dst_size, void *src, size_t count, struct memcpy_info *info) {
@@ -7916,14 +7916,14 @@ NPU_EXPORT drvError_t halMemcpy(void *dst, size_t dst_size, void *src, size_t co
     if (__builtin_expect(f == NULL, 0))
         return load_halMemcpy(dst, dst_size, src, count, info);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMemcpy))f)(dst, dst_size, src, count, info);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemcpy))f)(dst, dst_size, src, count, info));
 }
 
 static NPU_FRONT_COLD drvError_t load_halMemcpy2D(struct MEMCPY2D *p_copy) {
     void *f = npu_front_load(465);
     if (f == NULL)
         return (drvError_t)npu_front_fail(465);
-    return ((__typeof__(&halMemcpy2D))f)(p_copy);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemcpy2D))f)(p_copy));
 }
 
 NPU_EXPORT drvError_t halMemcpy2D(struct MEMCPY2D *p_copy) {
@@ -7931,14 +7931,14 @@ NPU_EXPORT drvError_t halMemcpy2D(struct MEMCPY2D *p_copy) {
     if (__builtin_expect(f == NULL, 0))
         return load_halMemcpy2D(p_copy);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMemcpy2D))f)(p_copy);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemcpy2D))f)(p_copy));
 }
 
 static NPU_FRONT_COLD drvError_t load_halSdmaCopy(DVdeviceptr dst, size_t dst_size, DVdeviceptr src, size_t len) {
     void *f = npu_front_load(466);
     if (f == NULL)
         return (drvError_t)npu_front_fail(466);
-    return ((__typeof__(&halSdmaCopy))f)(dst, dst_size, src, len);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halSdmaCopy))f)(dst, dst_size, src, len));
 }
 
 NPU_EXPORT drvError_t halSdmaCopy(DVdeviceptr dst, size_t dst_size, DVdeviceptr src, size_t len) {
@@ -7946,14 +7946,14 @@ NPU_EXPORT drvError_t halSdmaCopy(DVdeviceptr dst, size_t dst_size, DVdeviceptr 
     if (__builtin_expect(f == NULL, 0))
         return load_halSdmaCopy(dst, dst_size, src, len);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halSdmaCopy))f)(dst, dst_size, src, len);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halSdmaCopy))f)(dst, dst_size, src, len));
 }
 
 static NPU_FRONT_COLD DVresult load_drvMemsetD8(DVdeviceptr dst, size_t destMax, UINT8 value, size_t num) {
     void *f = npu_front_load(467);
     if (f == NULL)
         return (DVresult)npu_front_fail(467);
-    return ((__typeof__(&drvMemsetD8))f)(dst, destMax, value, num);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&drvMemsetD8))f)(dst, destMax, value, num));
 }
 
 NPU_EXPORT DVresult drvMemsetD8(DVdeviceptr dst, size_t destMax, UINT8 value, size_t num) {
@@ -7961,14 +7961,14 @@ NPU_EXPORT DVresult drvMemsetD8(DVdeviceptr dst, size_t destMax, UINT8 value, si
     if (__builtin_expect(f == NULL, 0))
         return load_drvMemsetD8(dst, destMax, value, num);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&drvMemsetD8))f)(dst, destMax, value, num);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&drvMemsetD8))f)(dst, destMax, value, num));
 }
 
 static NPU_FRONT_COLD DVresult load_drvMemGetAttribute(DVdeviceptr vptr, struct DVattribute *attr) {
     void *f = npu_front_load(468);
     if (f == NULL)
         return (DVresult)npu_front_fail(468);
-    return ((__typeof__(&drvMemGetAttribute))f)(vptr, attr);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&drvMemGetAttribute))f)(vptr, attr));
 }
 
 NPU_EXPORT DVresult drvMemGetAttribute(DVdeviceptr vptr, struct DVattribute *attr) {
@@ -7976,14 +7976,14 @@ NPU_EXPORT DVresult drvMemGetAttribute(DVdeviceptr vptr, struct DVattribute *att
     if (__builtin_expect(f == NULL, 0))
         return load_drvMemGetAttribute(vptr, attr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&drvMemGetAttribute))f)(vptr, attr);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&drvMemGetAttribute))f)(vptr, attr));
 }
 
 static NPU_FRONT_COLD drvError_t load_halMemGetAddressRange(DVdeviceptr ptr, DVdeviceptr *pbase, size_t *psize) {
     void *f = npu_front_load(469);
     if (f == NULL)
         return (drvError_t)npu_front_fail(469);
-    return ((__typeof__(&halMemGetAddressRange))f)(ptr, pbase, psize);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemGetAddressRange))f)(ptr, pbase, psize));
 }
 
 NPU_EXPORT drvError_t halMemGetAddressRange(DVdeviceptr ptr, DVdeviceptr *pbase, size_t *psize) {
@@ -7991,14 +7991,14 @@ NPU_EXPORT drvError_t halMemGetAddressRange(DVdeviceptr ptr, DVdeviceptr *pbase,
     if (__builtin_expect(f == NULL, 0))
         return load_halMemGetAddressRange(ptr, pbase, psize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMemGetAddressRange))f)(ptr, pbase, psize);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemGetAddressRange))f)(ptr, pbase, psize));
 }
 
 static NPU_FRONT_COLD drvError_t load_halMemAddressReserve(void **ptr, size_t size, size_t alignment, void *addr, uint64_t flag) {
     void *f = npu_front_load(470);
     if (f == NULL)
         return (drvError_t)npu_front_fail(470);
-    return ((__typeof__(&halMemAddressReserve))f)(ptr, size, alignment, addr, flag);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemAddressReserve))f)(ptr, size, alignment, addr, flag));
 }
 
 NPU_EXPORT drvError_t halMemAddressReserve(void **ptr, size_t size, size_t alignment, void *addr, uint64_t flag) {
@@ -8006,14 +8006,14 @@ NPU_EXPORT drvError_t halMemAddressReserve(void **ptr, size_t size, size_t align
     if (__builtin_expect(f == NULL, 0))
         return load_halMemAddressReserve(ptr, size, alignment, addr, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMemAddressReserve))f)(ptr, size, alignment, addr, flag);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemAddressReserve))f)(ptr, size, alignment, addr, flag));
 }
 
 static NPU_FRONT_COLD drvError_t load_halMemAddressFree(void *ptr) {
     void *f = npu_front_load(471);
     if (f == NULL)
         return (drvError_t)npu_front_fail(471);
-    return ((__typeof__(&halMemAddressFree))f)(ptr);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemAddressFree))f)(ptr));
 }
 
 NPU_EXPORT drvError_t halMemAddressFree(void *ptr) {
@@ -8021,14 +8021,14 @@ NPU_EXPORT drvError_t halMemAddressFree(void *ptr) {
     if (__builtin_expect(f == NULL, 0))
         return load_halMemAddressFree(ptr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMemAddressFree))f)(ptr);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemAddressFree))f)(ptr));
 }
 
 static NPU_FRONT_COLD drvError_t load_halMemCreate(drv_mem_handle_t **handle, size_t size, const struct drv_mem_prop *prop, uint64_t flag) {
     void *f = npu_front_load(472);
     if (f == NULL)
         return (drvError_t)npu_front_fail(472);
-    return ((__typeof__(&halMemCreate))f)(handle, size, prop, flag);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemCreate))f)(handle, size, prop, flag));
 }
 
 NPU_EXPORT drvError_t halMemCreate(drv_mem_handle_t **handle, size_t size, const struct drv_mem_prop *prop, uint64_t flag) {
@@ -8036,14 +8036,14 @@ NPU_EXPORT drvError_t halMemCreate(drv_mem_handle_t **handle, size_t size, const
     if (__builtin_expect(f == NULL, 0))
         return load_halMemCreate(handle, size, prop, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMemCreate))f)(handle, size, prop, flag);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemCreate))f)(handle, size, prop, flag));
 }
 
 static NPU_FRONT_COLD drvError_t load_halMemRelease(drv_mem_handle_t *handle) {
     void *f = npu_front_load(473);
     if (f == NULL)
         return (drvError_t)npu_front_fail(473);
-    return ((__typeof__(&halMemRelease))f)(handle);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemRelease))f)(handle));
 }
 
 NPU_EXPORT drvError_t halMemRelease(drv_mem_handle_t *handle) {
@@ -8051,14 +8051,14 @@ NPU_EXPORT drvError_t halMemRelease(drv_mem_handle_t *handle) {
     if (__builtin_expect(f == NULL, 0))
         return load_halMemRelease(handle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMemRelease))f)(handle);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemRelease))f)(handle));
 }
 
 static NPU_FRONT_COLD drvError_t load_halMemRetainAllocationHandle(drv_mem_handle_t **handle, void *ptr) {
     void *f = npu_front_load(474);
     if (f == NULL)
         return (drvError_t)npu_front_fail(474);
-    return ((__typeof__(&halMemRetainAllocationHandle))f)(handle, ptr);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemRetainAllocationHandle))f)(handle, ptr));
 }
 
 NPU_EXPORT drvError_t halMemRetainAllocationHandle(drv_mem_handle_t **handle, void *ptr) {
@@ -8066,14 +8066,14 @@ NPU_EXPORT drvError_t halMemRetainAllocationHandle(drv_mem_handle_t **handle, vo
     if (__builtin_expect(f == NULL, 0))
         return load_halMemRetainAllocationHandle(handle, ptr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMemRetainAllocationHandle))f)(handle, ptr);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemRetainAllocationHandle))f)(handle, ptr));
 }
 
 static NPU_FRONT_COLD drvError_t load_halMemMap(void *ptr, size_t size, size_t offset, drv_mem_handle_t *handle, uint64_t flag) {
     void *f = npu_front_load(475);
     if (f == NULL)
         return (drvError_t)npu_front_fail(475);
-    return ((__typeof__(&halMemMap))f)(ptr, size, offset, handle, flag);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemMap))f)(ptr, size, offset, handle, flag));
 }
 
 NPU_EXPORT drvError_t halMemMap(void *ptr, size_t size, size_t offset, drv_mem_handle_t *handle, uint64_t flag) {
@@ -8081,14 +8081,14 @@ NPU_EXPORT drvError_t halMemMap(void *ptr, size_t size, size_t offset, drv_mem_h
     if (__builtin_expect(f == NULL, 0))
         return load_halMemMap(ptr, size, offset, handle, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMemMap))f)(ptr, size, offset, handle, flag);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemMap))f)(ptr, size, offset, handle, flag));
 }
 
 static NPU_FRONT_COLD drvError_t load_halMemUnmap(void *ptr) {
     void *f = npu_front_load(476);
     if (f == NULL)
         return (drvError_t)npu_front_fail(476);
-    return ((__typeof__(&halMemUnmap))f)(ptr);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemUnmap))f)(ptr));
 }
 
 NPU_EXPORT drvError_t halMemUnmap(void *ptr) {
@@ -8096,14 +8096,14 @@ NPU_EXPORT drvError_t halMemUnmap(void *ptr) {
     if (__builtin_expect(f == NULL, 0))
         return load_halMemUnmap(ptr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMemUnmap))f)(ptr);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemUnmap))f)(ptr));
 }
 
 static NPU_FRONT_COLD drvError_t load_halMemSetAccess(void *ptr, size_t size, struct drv_mem_access_desc *desc, size_t count) {
     void *f = npu_front_load(477);
     if (f == NULL)
         return (drvError_t)npu_front_fail(477);
-    return ((__typeof__(&halMemSetAccess))f)(ptr, size, desc, count);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemSetAccess))f)(ptr, size, desc, count));
 }
 
 NPU_EXPORT drvError_t halMemSetAccess(void *ptr, size_t size, struct drv_mem_access_desc *desc, size_t count) {
@@ -8111,14 +8111,14 @@ NPU_EXPORT drvError_t halMemSetAccess(void *ptr, size_t size, struct drv_mem_acc
     if (__builtin_expect(f == NULL, 0))
         return load_halMemSetAccess(ptr, size, desc, count);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMemSetAccess))f)(ptr, size, desc, count);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemSetAccess))f)(ptr, size, desc, count));
 }
 
 static NPU_FRONT_COLD drvError_t load_halMemGetAccess(void *ptr, struct drv_mem_location *location, uint64_t *flags) {
     void *f = npu_front_load(478);
     if (f == NULL)
         return (drvError_t)npu_front_fail(478);
-    return ((__typeof__(&halMemGetAccess))f)(ptr, location, flags);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemGetAccess))f)(ptr, location, flags));
 }
 
 NPU_EXPORT drvError_t halMemGetAccess(void *ptr, struct drv_mem_location *location, uint64_t *flags) {
@@ -8126,14 +8126,14 @@ NPU_EXPORT drvError_t halMemGetAccess(void *ptr, struct drv_mem_location *locati
     if (__builtin_expect(f == NULL, 0))
         return load_halMemGetAccess(ptr, location, flags);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMemGetAccess))f)(ptr, location, flags);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemGetAccess))f)(ptr, location, flags));
 }
 
 static NPU_FRONT_COLD drvError_t load_halMemGetAllocationGranularity(const struct drv_mem_prop *prop, drv_mem_granularity_options option, size_t *granularity) {
     void *f = npu_front_load(479);
     if (f == NULL)
         return (drvError_t)npu_front_fail(479);
-    return ((__typeof__(&halMemGetAllocationGranularity))f)(prop, option, granularity);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemGetAllocationGranularity))f)(prop, option, granularity));
 }
 
 NPU_EXPORT drvError_t halMemGetAllocationGranularity(const struct drv_mem_prop *prop, drv_mem_granularity_options option, size_t *granularity) {
@@ -8141,14 +8141,14 @@ NPU_EXPORT drvError_t halMemGetAllocationGranularity(const struct drv_mem_prop *
     if (__builtin_expect(f == NULL, 0))
         return load_halMemGetAllocationGranularity(prop, option, granularity);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMemGetAllocationGranularity))f)(prop, option, granularity);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemGetAllocationGranularity))f)(prop, option, granularity));
 }
 
 static NPU_FRONT_COLD drvError_t load_halMemGetAllocationPropertiesFromHandle(struct drv_mem_prop *prop, drv_mem_handle_t *handle) {
     void *f = npu_front_load(480);
     if (f == NULL)
         return (drvError_t)npu_front_fail(480);
-    return ((__typeof__(&halMemGetAllocationPropertiesFromHandle))f)(prop, handle);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemGetAllocationPropertiesFromHandle))f)(prop, handle));
 }
 
 NPU_EXPORT drvError_t halMemGetAllocationPropertiesFromHandle(struct drv_mem_prop *prop, drv_mem_handle_t *handle) {
@@ -8156,14 +8156,14 @@ NPU_EXPORT drvError_t halMemGetAllocationPropertiesFromHandle(struct drv_mem_pro
     if (__builtin_expect(f == NULL, 0))
         return load_halMemGetAllocationPropertiesFromHandle(prop, handle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMemGetAllocationPropertiesFromHandle))f)(prop, handle);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemGetAllocationPropertiesFromHandle))f)(prop, handle));
 }
 
 static NPU_FRONT_COLD drvError_t load_halMemExportToShareableHandle(drv_mem_handle_t *handle, drv_mem_handle_type handle_type, uint64_t flags, uint64_t *shareable_handle) {
     void *f = npu_front_load(481);
     if (f == NULL)
         return (drvError_t)npu_front_fail(481);
-    return ((__typeof__(&halMemExportToShareableHandle))f)(handle, handle_type, flags, shareable_handle);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemExportToShareableHandle))f)(handle, handle_type, flags, shareable_handle));
 }
 
 NPU_EXPORT drvError_t halMemExportToShareableHandle(drv_mem_handle_t *handle, drv_mem_handle_type handle_type, uint64_t flags, uint64_t *shareable_handle) {
@@ -8171,14 +8171,14 @@ NPU_EXPORT drvError_t halMemExportToShareableHandle(drv_mem_handle_t *handle, dr
     if (__builtin_expect(f == NULL, 0))
         return load_halMemExportToShareableHandle(handle, handle_type, flags, shareable_handle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMemExportToShareableHandle))f)(handle, handle_type, flags, shareable_handle);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemExportToShareableHandle))f)(handle, handle_type, flags, shareable_handle));
 }
 
 static NPU_FRONT_COLD drvError_t load_halMemExportToShareableHandleV2(drv_mem_handle_t *handle, drv_mem_handle_type handle_type, uint64_t flags, struct MemShareHandle *share_handle) {
     void *f = npu_front_load(482);
     if (f == NULL)
         return (drvError_t)npu_front_fail(482);
-    return ((__typeof__(&halMemExportToShareableHandleV2))f)(handle, handle_type, flags, share_handle);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemExportToShareableHandleV2))f)(handle, handle_type, flags, share_handle));
 }
 
 NPU_EXPORT drvError_t halMemExportToShareableHandleV2(drv_mem_handle_t *handle, drv_mem_handle_type handle_type, uint64_t flags, struct MemShareHandle *share_handle) {
@@ -8186,14 +8186,14 @@ NPU_EXPORT drvError_t halMemExportToShareableHandleV2(drv_mem_handle_t *handle, 
     if (__builtin_expect(f == NULL, 0))
         return load_halMemExportToShareableHandleV2(handle, handle_type, flags, share_handle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMemExportToShareableHandleV2))f)(handle, handle_type, flags, share_handle);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemExportToShareableHandleV2))f)(handle, handle_type, flags, share_handle));
 }
 
 static NPU_FRONT_COLD drvError_t load_halMemImportFromShareableHandle(uint64_t shareable_handle, uint32_t devid, drv_mem_handle_t **handle) {
     void *f = npu_front_load(483);
     if (f == NULL)
         return (drvError_t)npu_front_fail(483);
-    return ((__typeof__(&halMemImportFromShareableHandle))f)(shareable_handle, devid, handle);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemImportFromShareableHandle))f)(shareable_handle, devid, handle));
 }
 
 NPU_EXPORT drvError_t halMemImportFromShareableHandle(uint64_t shareable_handle, uint32_t devid, drv_mem_handle_t **handle) {
@@ -8201,14 +8201,14 @@ NPU_EXPORT drvError_t halMemImportFromShareableHandle(uint64_t shareable_handle,
     if (__builtin_expect(f == NULL, 0))
         return load_halMemImportFromShareableHandle(shareable_handle, devid, handle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMemImportFromShareableHandle))f)(shareable_handle, devid, handle);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemImportFromShareableHandle))f)(shareable_handle, devid, handle));
 }
 
 static NPU_FRONT_COLD drvError_t load_halMemImportFromShareableHandleV2(drv_mem_handle_type handle_type, struct MemShareHandle *share_handle, uint32_t devid, drv_mem_handle_t **handle) {
     void *f = npu_front_load(484);
     if (f == NULL)
         return (drvError_t)npu_front_fail(484);
-    return ((__typeof__(&halMemImportFromShareableHandleV2))f)(handle_type, share_handle, devid, handle);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemImportFromShareableHandleV2))f)(handle_type, share_handle, devid, handle));
 }
 
 NPU_EXPORT drvError_t halMemImportFromShareableHandleV2(drv_mem_handle_type handle_type, struct MemShareHandle *share_handle, uint32_t devid, drv_mem_handle_t **handle) {
@@ -8216,14 +8216,14 @@ NPU_EXPORT drvError_t halMemImportFromShareableHandleV2(drv_mem_handle_type hand
     if (__builtin_expect(f == NULL, 0))
         return load_halMemImportFromShareableHandleV2(handle_type, share_handle, devid, handle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMemImportFromShareableHandleV2))f)(handle_type, share_handle, devid, handle);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemImportFromShareableHandleV2))f)(handle_type, share_handle, devid, handle));
 }
 
 static NPU_FRONT_COLD drvError_t load_halMemSetPidToShareableHandle(uint64_t shareable_handle, int pid[], uint32_t pid_num) {
     void *f = npu_front_load(485);
     if (f == NULL)
         return (drvError_t)npu_front_fail(485);
-    return ((__typeof__(&halMemSetPidToShareableHandle))f)(shareable_handle, pid, pid_num);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemSetPidToShareableHandle))f)(shareable_handle, pid, pid_num));
 }
 
 NPU_EXPORT drvError_t halMemSetPidToShareableHandle(uint64_t shareable_handle, int pid[], uint32_t pid_num) {
@@ -8231,14 +8231,14 @@ NPU_EXPORT drvError_t halMemSetPidToShareableHandle(uint64_t shareable_handle, i
     if (__builtin_expect(f == NULL, 0))
         return load_halMemSetPidToShareableHandle(shareable_handle, pid, pid_num);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMemSetPidToShareableHandle))f)(shareable_handle, pid, pid_num);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemSetPidToShareableHandle))f)(shareable_handle, pid, pid_num));
 }
 
 static NPU_FRONT_COLD DVresult load_halShmemCreateHandle(DVdeviceptr vptr, size_t byte_count, char *name, uint32_t name_len) {
     void *f = npu_front_load(486);
     if (f == NULL)
         return (DVresult)npu_front_fail(486);
-    return ((__typeof__(&halShmemCreateHandle))f)(vptr, byte_count, name, name_len);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&halShmemCreateHandle))f)(vptr, byte_count, name, name_len));
 }
 
 NPU_EXPORT DVresult halShmemCreateHandle(DVdeviceptr vptr, size_t byte_count, char *name, uint32_t name_len) {
@@ -8246,14 +8246,14 @@ NPU_EXPORT DVresult halShmemCreateHandle(DVdeviceptr vptr, size_t byte_count, ch
     if (__builtin_expect(f == NULL, 0))
         return load_halShmemCreateHandle(vptr, byte_count, name, name_len);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halShmemCreateHandle))f)(vptr, byte_count, name, name_len);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&halShmemCreateHandle))f)(vptr, byte_count, name, name_len));
 }
 
 static NPU_FRONT_COLD DVresult load_halShmemDestroyHandle(const char *name) {
     void *f = npu_front_load(487);
     if (f == NULL)
         return (DVresult)npu_front_fail(487);
-    return ((__typeof__(&halShmemDestroyHandle))f)(name);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&halShmemDestroyHandle))f)(name));
 }
 
 NPU_EXPORT DVresult halShmemDestroyHandle(const char *name) {
@@ -8261,14 +8261,14 @@ NPU_EXPORT DVresult halShmemDestroyHandle(const char *name) {
     if (__builtin_expect(f == NULL, 0))
         return load_halShmemDestroyHandle(name);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halShmemDestroyHandle))f)(name);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&halShmemDestroyHandle))f)(name));
 }
 
 static NPU_FRONT_COLD DVresult load_halShmemSetPidHandle(const char *name, int pid[], int num) {
     void *f = npu_front_load(488);
     if (f == NULL)
         return (DVresult)npu_front_fail(488);
-    return ((__typeof__(&halShmemSetPidHandle))f)(name, pid, num);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&halShmemSetPidHandle))f)(name, pid, num));
 }
 
 NPU_EXPORT DVresult halShmemSetPidHandle(const char *name, int pid[], int num) {
@@ -8276,14 +8276,14 @@ NPU_EXPORT DVresult halShmemSetPidHandle(const char *name, int pid[], int num) {
     if (__builtin_expect(f == NULL, 0))
         return load_halShmemSetPidHandle(name, pid, num);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halShmemSetPidHandle))f)(name, pid, num);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&halShmemSetPidHandle))f)(name, pid, num));
 }
 
 static NPU_FRONT_COLD DVresult load_halShmemOpenHandle(const char *name, DVdeviceptr *vptr) {
     void *f = npu_front_load(489);
     if (f == NULL)
         return (DVresult)npu_front_fail(489);
-    return ((__typeof__(&halShmemOpenHandle))f)(name, vptr);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&halShmemOpenHandle))f)(name, vptr));
 }
 
 NPU_EXPORT DVresult halShmemOpenHandle(const char *name, DVdeviceptr *vptr) {
@@ -8291,14 +8291,14 @@ NPU_EXPORT DVresult halShmemOpenHandle(const char *name, DVdeviceptr *vptr) {
     if (__builtin_expect(f == NULL, 0))
         return load_halShmemOpenHandle(name, vptr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halShmemOpenHandle))f)(name, vptr);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&halShmemOpenHandle))f)(name, vptr));
 }
 
 static NPU_FRONT_COLD DVresult load_halShmemOpenHandleByDevId(DVdevice dev_id, const char *name, DVdeviceptr *vptr) {
     void *f = npu_front_load(490);
     if (f == NULL)
         return (DVresult)npu_front_fail(490);
-    return ((__typeof__(&halShmemOpenHandleByDevId))f)(dev_id, name, vptr);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&halShmemOpenHandleByDevId))f)(dev_id, name, vptr));
 }
 
 NPU_EXPORT DVresult halShmemOpenHandleByDevId(DVdevice dev_id, const char *name, DVdeviceptr *vptr) {
@@ -8306,14 +8306,14 @@ NPU_EXPORT DVresult halShmemOpenHandleByDevId(DVdevice dev_id, const char *name,
     if (__builtin_expect(f == NULL, 0))
         return load_halShmemOpenHandleByDevId(dev_id, name, vptr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halShmemOpenHandleByDevId))f)(dev_id, name, vptr);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&halShmemOpenHandleByDevId))f)(dev_id, name, vptr));
 }
 
 static NPU_FRONT_COLD DVresult load_halShmemCloseHandle(DVdeviceptr vptr) {
     void *f = npu_front_load(491);
     if (f == NULL)
         return (DVresult)npu_front_fail(491);
-    return ((__typeof__(&halShmemCloseHandle))f)(vptr);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&halShmemCloseHandle))f)(vptr));
 }
 
 NPU_EXPORT DVresult halShmemCloseHandle(DVdeviceptr vptr) {
@@ -8321,14 +8321,14 @@ NPU_EXPORT DVresult halShmemCloseHandle(DVdeviceptr vptr) {
     if (__builtin_expect(f == NULL, 0))
         return load_halShmemCloseHandle(vptr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halShmemCloseHandle))f)(vptr);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&halShmemCloseHandle))f)(vptr));
 }
 
 static NPU_FRONT_COLD DVresult load_halShmemSetAttribute(const char *name, uint32_t type, uint64_t attr) {
     void *f = npu_front_load(492);
     if (f == NULL)
         return (DVresult)npu_front_fail(492);
-    return ((__typeof__(&halShmemSetAttribute))f)(name, type, attr);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&halShmemSetAttribute))f)(name, type, attr));
 }
 
 NPU_EXPORT DVresult halShmemSetAttribute(const char *name, uint32_t type, uint64_t attr) {
@@ -8336,14 +8336,14 @@ NPU_EXPORT DVresult halShmemSetAttribute(const char *name, uint32_t type, uint64
     if (__builtin_expect(f == NULL, 0))
         return load_halShmemSetAttribute(name, type, attr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halShmemSetAttribute))f)(name, type, attr);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&halShmemSetAttribute))f)(name, type, attr));
 }
 
 static NPU_FRONT_COLD DVresult load_halShmemGetAttribute(const char *name, enum ShmemAttrType type, uint64_t *attr) {
     void *f = npu_front_load(493);
     if (f == NULL)
         return (DVresult)npu_front_fail(493);
-    return ((__typeof__(&halShmemGetAttribute))f)(name, type, attr);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&halShmemGetAttribute))f)(name, type, attr));
 }
 
 NPU_EXPORT DVresult halShmemGetAttribute(const char *name, enum ShmemAttrType type, uint64_t *attr) {
@@ -8351,14 +8351,14 @@ NPU_EXPORT DVresult halShmemGetAttribute(const char *name, enum ShmemAttrType ty
     if (__builtin_expect(f == NULL, 0))
         return load_halShmemGetAttribute(name, type, attr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halShmemGetAttribute))f)(name, type, attr);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&halShmemGetAttribute))f)(name, type, attr));
 }
 
 static NPU_FRONT_COLD drvError_t load_halMemAgentOpen(uint32_t devid, uint32_t flag) {
     void *f = npu_front_load(494);
     if (f == NULL)
         return (drvError_t)npu_front_fail(494);
-    return ((__typeof__(&halMemAgentOpen))f)(devid, flag);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemAgentOpen))f)(devid, flag));
 }
 
 NPU_EXPORT drvError_t halMemAgentOpen(uint32_t devid, uint32_t flag) {
@@ -8366,14 +8366,14 @@ NPU_EXPORT drvError_t halMemAgentOpen(uint32_t devid, uint32_t flag) {
     if (__builtin_expect(f == NULL, 0))
         return load_halMemAgentOpen(devid, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMemAgentOpen))f)(devid, flag);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemAgentOpen))f)(devid, flag));
 }
 
 static NPU_FRONT_COLD drvError_t load_halMemAgentClose(uint32_t devid, uint32_t flag) {
     void *f = npu_front_load(495);
     if (f == NULL)
         return (drvError_t)npu_front_fail(495);
-    return ((__typeof__(&halMemAgentClose))f)(devid, flag);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemAgentClose))f)(devid, flag));
 }
 
 NPU_EXPORT drvError_t halMemAgentClose(uint32_t devid, uint32_t flag) {
@@ -8381,14 +8381,14 @@ NPU_EXPORT drvError_t halMemAgentClose(uint32_t devid, uint32_t flag) {
     if (__builtin_expect(f == NULL, 0))
         return load_halMemAgentClose(devid, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMemAgentClose))f)(devid, flag);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemAgentClose))f)(devid, flag));
 }
 
 static NPU_FRONT_COLD drvError_t load_halHostRegister(void *src_ptr, UINT64 size, UINT32 flag, UINT32 devid, void **dst_ptr) {
     void *f = npu_front_load(496);
     if (f == NULL)
         return (drvError_t)npu_front_fail(496);
-    return ((__typeof__(&halHostRegister))f)(src_ptr, size, flag, devid, dst_ptr);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halHostRegister))f)(src_ptr, size, flag, devid, dst_ptr));
 }
 
 NPU_EXPORT drvError_t halHostRegister(void *src_ptr, UINT64 size, UINT32 flag, UINT32 devid, void **dst_ptr) {
@@ -8396,14 +8396,14 @@ NPU_EXPORT drvError_t halHostRegister(void *src_ptr, UINT64 size, UINT32 flag, U
     if (__builtin_expect(f == NULL, 0))
         return load_halHostRegister(src_ptr, size, flag, devid, dst_ptr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halHostRegister))f)(src_ptr, size, flag, devid, dst_ptr);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halHostRegister))f)(src_ptr, size, flag, devid, dst_ptr));
 }
 
 static NPU_FRONT_COLD drvError_t load_halHostUnregister(void *src_ptr, UINT32 devid) {
     void *f = npu_front_load(497);
     if (f == NULL)
         return (drvError_t)npu_front_fail(497);
-    return ((__typeof__(&halHostUnregister))f)(src_ptr, devid);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halHostUnregister))f)(src_ptr, devid));
 }
 
 NPU_EXPORT drvError_t halHostUnregister(void *src_ptr, UINT32 devid) {
@@ -8411,14 +8411,14 @@ NPU_EXPORT drvError_t halHostUnregister(void *src_ptr, UINT32 devid) {
     if (__builtin_expect(f == NULL, 0))
         return load_halHostUnregister(src_ptr, devid);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halHostUnregister))f)(src_ptr, devid);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halHostUnregister))f)(src_ptr, devid));
 }
 
 static NPU_FRONT_COLD drvError_t load_halHostUnregisterEx(void *src_ptr, UINT32 devid, UINT32 flag) {
     void *f = npu_front_load(498);
     if (f == NULL)
         return (drvError_t)npu_front_fail(498);
-    return ((__typeof__(&halHostUnregisterEx))f)(src_ptr, devid, flag);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halHostUnregisterEx))f)(src_ptr, devid, flag));
 }
 
 NPU_EXPORT drvError_t halHostUnregisterEx(void *src_ptr, UINT32 devid, UINT32 flag) {
@@ -8426,14 +8426,14 @@ NPU_EXPORT drvError_t halHostUnregisterEx(void *src_ptr, UINT32 devid, UINT32 fl
     if (__builtin_expect(f == NULL, 0))
         return load_halHostUnregisterEx(src_ptr, devid, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halHostUnregisterEx))f)(src_ptr, devid, flag);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halHostUnregisterEx))f)(src_ptr, devid, flag));
 }
 
 static NPU_FRONT_COLD drvError_t load_halMemHostGetDevPointer(void *src_ptr, uint32_t devid, void **dst_ptr) {
     void *f = npu_front_load(499);
     if (f == NULL)
         return (drvError_t)npu_front_fail(499);
-    return ((__typeof__(&halMemHostGetDevPointer))f)(src_ptr, devid, dst_ptr);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemHostGetDevPointer))f)(src_ptr, devid, dst_ptr));
 }
 
 NPU_EXPORT drvError_t halMemHostGetDevPointer(void *src_ptr, uint32_t devid, void **dst_ptr) {
@@ -8441,14 +8441,14 @@ NPU_EXPORT drvError_t halMemHostGetDevPointer(void *src_ptr, uint32_t devid, voi
     if (__builtin_expect(f == NULL, 0))
         return load_halMemHostGetDevPointer(src_ptr, devid, dst_ptr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMemHostGetDevPointer))f)(src_ptr, devid, dst_ptr);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemHostGetDevPointer))f)(src_ptr, devid, dst_ptr));
 }
 
 static NPU_FRONT_COLD drvError_t load_halHostRegisterCapabilities(uint32_t devid, uint32_t acc_module_type, uint32_t *mem_map_cap) {
     void *f = npu_front_load(500);
     if (f == NULL)
         return (drvError_t)npu_front_fail(500);
-    return ((__typeof__(&halHostRegisterCapabilities))f)(devid, acc_module_type, mem_map_cap);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halHostRegisterCapabilities))f)(devid, acc_module_type, mem_map_cap));
 }
 
 NPU_EXPORT drvError_t halHostRegisterCapabilities(uint32_t devid, uint32_t acc_module_type, uint32_t *mem_map_cap) {
@@ -8456,14 +8456,14 @@ NPU_EXPORT drvError_t halHostRegisterCapabilities(uint32_t devid, uint32_t acc_m
     if (__builtin_expect(f == NULL, 0))
         return load_halHostRegisterCapabilities(devid, acc_module_type, mem_map_cap);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halHostRegisterCapabilities))f)(devid, acc_module_type, mem_map_cap);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halHostRegisterCapabilities))f)(devid, acc_module_type, mem_map_cap));
 }
 
 static NPU_FRONT_COLD drvError_t load_halMemManagedAdvise(DVdeviceptr ptr, size_t size, uint32_t advise, struct drv_uvm_location location) {
     void *f = npu_front_load(501);
     if (f == NULL)
         return (drvError_t)npu_front_fail(501);
-    return ((__typeof__(&halMemManagedAdvise))f)(ptr, size, advise, location);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemManagedAdvise))f)(ptr, size, advise, location));
 }
 
 NPU_EXPORT drvError_t halMemManagedAdvise(DVdeviceptr ptr, size_t size, uint32_t advise, struct drv_uvm_location location) {
@@ -8471,14 +8471,14 @@ NPU_EXPORT drvError_t halMemManagedAdvise(DVdeviceptr ptr, size_t size, uint32_t
     if (__builtin_expect(f == NULL, 0))
         return load_halMemManagedAdvise(ptr, size, advise, location);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMemManagedAdvise))f)(ptr, size, advise, location);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemManagedAdvise))f)(ptr, size, advise, location));
 }
 
 static NPU_FRONT_COLD DVresult load_halMemManagedPrefetch(DVdeviceptr ptr, size_t size, struct drv_uvm_location location, unsigned int flags) {
     void *f = npu_front_load(502);
     if (f == NULL)
         return (DVresult)npu_front_fail(502);
-    return ((__typeof__(&halMemManagedPrefetch))f)(ptr, size, location, flags);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&halMemManagedPrefetch))f)(ptr, size, location, flags));
 }
 
 NPU_EXPORT DVresult halMemManagedPrefetch(DVdeviceptr ptr, size_t size, struct drv_uvm_location location, unsigned int flags) {
@@ -8486,14 +8486,14 @@ NPU_EXPORT DVresult halMemManagedPrefetch(DVdeviceptr ptr, size_t size, struct d
     if (__builtin_expect(f == NULL, 0))
         return load_halMemManagedPrefetch(ptr, size, location, flags);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMemManagedPrefetch))f)(ptr, size, location, flags);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&halMemManagedPrefetch))f)(ptr, size, location, flags));
 }
 
 static NPU_FRONT_COLD DVresult load_halMemManagedPrefetchBatch(DVdeviceptr *ptrs, size_t *sizes, size_t count, struct drv_uvm_location *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags) {
     void *f = npu_front_load(503);
     if (f == NULL)
         return (DVresult)npu_front_fail(503);
-    return ((__typeof__(&halMemManagedPrefetchBatch))f)(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&halMemManagedPrefetchBatch))f)(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags));
 }
 
 NPU_EXPORT DVresult halMemManagedPrefetchBatch(DVdeviceptr *ptrs, size_t *sizes, size_t count, struct drv_uvm_location *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags) {
@@ -8501,14 +8501,14 @@ NPU_EXPORT DVresult halMemManagedPrefetchBatch(DVdeviceptr *ptrs, size_t *sizes,
     if (__builtin_expect(f == NULL, 0))
         return load_halMemManagedPrefetchBatch(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMemManagedPrefetchBatch))f)(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&halMemManagedPrefetchBatch))f)(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags));
 }
 
 static NPU_FRONT_COLD drvError_t load_halGetMemUsageInfo(uint32_t dev_id, struct mem_module_usage *mem_usage, size_t in_num, size_t *out_num) {
     void *f = npu_front_load(504);
     if (f == NULL)
         return (drvError_t)npu_front_fail(504);
-    return ((__typeof__(&halGetMemUsageInfo))f)(dev_id, mem_usage, in_num, out_num);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halGetMemUsageInfo))f)(dev_id, mem_usage, in_num, out_num));
 }
 
 NPU_EXPORT drvError_t halGetMemUsageInfo(uint32_t dev_id, struct mem_module_usage *mem_usage, size_t in_num, size_t *out_num) {
@@ -8516,14 +8516,14 @@ NPU_EXPORT drvError_t halGetMemUsageInfo(uint32_t dev_id, struct mem_module_usag
     if (__builtin_expect(f == NULL, 0))
         return load_halGetMemUsageInfo(dev_id, mem_usage, in_num, out_num);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halGetMemUsageInfo))f)(dev_id, mem_usage, in_num, out_num);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halGetMemUsageInfo))f)(dev_id, mem_usage, in_num, out_num));
 }
 
 static NPU_FRONT_COLD drvError_t load_halSetMemSharing(struct drvMemSharingPara *para) {
     void *f = npu_front_load(505);
     if (f == NULL)
         return (drvError_t)npu_front_fail(505);
-    return ((__typeof__(&halSetMemSharing))f)(para);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halSetMemSharing))f)(para));
 }
 
 NPU_EXPORT drvError_t halSetMemSharing(struct drvMemSharingPara *para) {
@@ -8531,14 +8531,14 @@ NPU_EXPORT drvError_t halSetMemSharing(struct drvMemSharingPara *para) {
     if (__builtin_expect(f == NULL, 0))
         return load_halSetMemSharing(para);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halSetMemSharing))f)(para);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halSetMemSharing))f)(para));
 }
 
 static NPU_FRONT_COLD drvError_t load_drvGetDevNum(uint32_t *num_dev) {
     void *f = npu_front_load(506);
     if (f == NULL)
         return (drvError_t)npu_front_fail(506);
-    return ((__typeof__(&drvGetDevNum))f)(num_dev);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&drvGetDevNum))f)(num_dev));
 }
 
 NPU_EXPORT drvError_t drvGetDevNum(uint32_t *num_dev) {
@@ -8546,14 +8546,14 @@ NPU_EXPORT drvError_t drvGetDevNum(uint32_t *num_dev) {
     if (__builtin_expect(f == NULL, 0))
         return load_drvGetDevNum(num_dev);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&drvGetDevNum))f)(num_dev);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&drvGetDevNum))f)(num_dev));
 }
 
 static NPU_FRONT_COLD drvError_t load_drvGetDevIDs(uint32_t *devices, uint32_t len) {
     void *f = npu_front_load(507);
     if (f == NULL)
         return (drvError_t)npu_front_fail(507);
-    return ((__typeof__(&drvGetDevIDs))f)(devices, len);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&drvGetDevIDs))f)(devices, len));
 }
 
 NPU_EXPORT drvError_t drvGetDevIDs(uint32_t *devices, uint32_t len) {
@@ -8561,14 +8561,14 @@ NPU_EXPORT drvError_t drvGetDevIDs(uint32_t *devices, uint32_t len) {
     if (__builtin_expect(f == NULL, 0))
         return load_drvGetDevIDs(devices, len);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&drvGetDevIDs))f)(devices, len);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&drvGetDevIDs))f)(devices, len));
 }
 
 static NPU_FRONT_COLD drvError_t load_drvGetDeviceLocalIDs(uint32_t *devices, uint32_t len) {
     void *f = npu_front_load(508);
     if (f == NULL)
         return (drvError_t)npu_front_fail(508);
-    return ((__typeof__(&drvGetDeviceLocalIDs))f)(devices, len);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&drvGetDeviceLocalIDs))f)(devices, len));
 }
 
 NPU_EXPORT drvError_t drvGetDeviceLocalIDs(uint32_t *devices, uint32_t len) {
@@ -8576,14 +8576,14 @@ NPU_EXPORT drvError_t drvGetDeviceLocalIDs(uint32_t *devices, uint32_t len) {
     if (__builtin_expect(f == NULL, 0))
         return load_drvGetDeviceLocalIDs(devices, len);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&drvGetDeviceLocalIDs))f)(devices, len);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&drvGetDeviceLocalIDs))f)(devices, len));
 }
 
 static NPU_FRONT_COLD drvError_t load_drvDeviceGetPhyIdByIndex(uint32_t devIndex, uint32_t *phyId) {
     void *f = npu_front_load(509);
     if (f == NULL)
         return (drvError_t)npu_front_fail(509);
-    return ((__typeof__(&drvDeviceGetPhyIdByIndex))f)(devIndex, phyId);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&drvDeviceGetPhyIdByIndex))f)(devIndex, phyId));
 }
 
 NPU_EXPORT drvError_t drvDeviceGetPhyIdByIndex(uint32_t devIndex, uint32_t *phyId) {
@@ -8591,14 +8591,14 @@ NPU_EXPORT drvError_t drvDeviceGetPhyIdByIndex(uint32_t devIndex, uint32_t *phyI
     if (__builtin_expect(f == NULL, 0))
         return load_drvDeviceGetPhyIdByIndex(devIndex, phyId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&drvDeviceGetPhyIdByIndex))f)(devIndex, phyId);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&drvDeviceGetPhyIdByIndex))f)(devIndex, phyId));
 }
 
 static NPU_FRONT_COLD drvError_t load_drvDeviceGetIndexByPhyId(uint32_t phyId, uint32_t *devIndex) {
     void *f = npu_front_load(510);
     if (f == NULL)
         return (drvError_t)npu_front_fail(510);
-    return ((__typeof__(&drvDeviceGetIndexByPhyId))f)(phyId, devIndex);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&drvDeviceGetIndexByPhyId))f)(phyId, devIndex));
 }
 
 NPU_EXPORT drvError_t drvDeviceGetIndexByPhyId(uint32_t phyId, uint32_t *devIndex) {
@@ -8606,14 +8606,14 @@ NPU_EXPORT drvError_t drvDeviceGetIndexByPhyId(uint32_t phyId, uint32_t *devInde
     if (__builtin_expect(f == NULL, 0))
         return load_drvDeviceGetIndexByPhyId(phyId, devIndex);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&drvDeviceGetIndexByPhyId))f)(phyId, devIndex);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&drvDeviceGetIndexByPhyId))f)(phyId, devIndex));
 }
 
 static NPU_FRONT_COLD drvError_t load_drvGetPlatformInfo(uint32_t *info) {
     void *f = npu_front_load(511);
     if (f == NULL)
         return (drvError_t)npu_front_fail(511);
-    return ((__typeof__(&drvGetPlatformInfo))f)(info);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&drvGetPlatformInfo))f)(info));
 }
 
 NPU_EXPORT drvError_t drvGetPlatformInfo(uint32_t *info) {
@@ -8621,14 +8621,14 @@ NPU_EXPORT drvError_t drvGetPlatformInfo(uint32_t *info) {
     if (__builtin_expect(f == NULL, 0))
         return load_drvGetPlatformInfo(info);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&drvGetPlatformInfo))f)(info);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&drvGetPlatformInfo))f)(info));
 }
 
 static NPU_FRONT_COLD drvError_t load_halGetAPIVersion(int *halAPIVersion) {
     void *f = npu_front_load(512);
     if (f == NULL)
         return (drvError_t)npu_front_fail(512);
-    return ((__typeof__(&halGetAPIVersion))f)(halAPIVersion);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halGetAPIVersion))f)(halAPIVersion));
 }
 
 NPU_EXPORT drvError_t halGetAPIVersion(int *halAPIVersion) {
@@ -8636,14 +8636,14 @@ NPU_EXPORT drvError_t halGetAPIVersion(int *halAPIVersion) {
     if (__builtin_expect(f == NULL, 0))
         return load_halGetAPIVersion(halAPIVersion);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halGetAPIVersion))f)(halAPIVersion);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halGetAPIVersion))f)(halAPIVersion));
 }
 
 static NPU_FRONT_COLD drvError_t load_halGetDeviceInfo(uint32_t devId, int32_t moduleType, int32_t infoType, int64_t *value) {
     void *f = npu_front_load(513);
     if (f == NULL)
         return (drvError_t)npu_front_fail(513);
-    return ((__typeof__(&halGetDeviceInfo))f)(devId, moduleType, infoType, value);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halGetDeviceInfo))f)(devId, moduleType, infoType, value));
 }
 
 NPU_EXPORT drvError_t halGetDeviceInfo(uint32_t devId, int32_t moduleType, int32_t infoType, int64_t *value) {
@@ -8651,14 +8651,14 @@ NPU_EXPORT drvError_t halGetDeviceInfo(uint32_t devId, int32_t moduleType, int32
     if (__builtin_expect(f == NULL, 0))
         return load_halGetDeviceInfo(devId, moduleType, infoType, value);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halGetDeviceInfo))f)(devId, moduleType, infoType, value);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halGetDeviceInfo))f)(devId, moduleType, infoType, value));
 }
 
 static NPU_FRONT_COLD drvError_t load_halGetDeviceInfoByBuff(uint32_t devId, int32_t moduleType, int32_t infoType, void *buf, int32_t *size) {
     void *f = npu_front_load(514);
     if (f == NULL)
         return (drvError_t)npu_front_fail(514);
-    return ((__typeof__(&halGetDeviceInfoByBuff))f)(devId, moduleType, infoType, buf, size);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halGetDeviceInfoByBuff))f)(devId, moduleType, infoType, buf, size));
 }
 
 NPU_EXPORT drvError_t halGetDeviceInfoByBuff(uint32_t devId, int32_t moduleType, int32_t infoType, void *buf, int32_t *size) {
@@ -8666,14 +8666,14 @@ NPU_EXPORT drvError_t halGetDeviceInfoByBuff(uint32_t devId, int32_t moduleType,
     if (__builtin_expect(f == NULL, 0))
         return load_halGetDeviceInfoByBuff(devId, moduleType, infoType, buf, size);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halGetDeviceInfoByBuff))f)(devId, moduleType, infoType, buf, size);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halGetDeviceInfoByBuff))f)(devId, moduleType, infoType, buf, size));
 }
 
 static NPU_FRONT_COLD drvError_t load_halSetDeviceInfoByBuff(uint32_t devId, int32_t moduleType, int32_t infoType, void *buf, int32_t size) {
     void *f = npu_front_load(515);
     if (f == NULL)
         return (drvError_t)npu_front_fail(515);
-    return ((__typeof__(&halSetDeviceInfoByBuff))f)(devId, moduleType, infoType, buf, size);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halSetDeviceInfoByBuff))f)(devId, moduleType, infoType, buf, size));
 }
 
 NPU_EXPORT drvError_t halSetDeviceInfoByBuff(uint32_t devId, int32_t moduleType, int32_t infoType, void *buf, int32_t size) {
@@ -8681,14 +8681,14 @@ NPU_EXPORT drvError_t halSetDeviceInfoByBuff(uint32_t devId, int32_t moduleType,
     if (__builtin_expect(f == NULL, 0))
         return load_halSetDeviceInfoByBuff(devId, moduleType, infoType, buf, size);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halSetDeviceInfoByBuff))f)(devId, moduleType, infoType, buf, size);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halSetDeviceInfoByBuff))f)(devId, moduleType, infoType, buf, size));
 }
 
 static NPU_FRONT_COLD drvError_t load_halGetSocVersion(uint32_t devId, char *socVersion, uint32_t len) {
     void *f = npu_front_load(516);
     if (f == NULL)
         return (drvError_t)npu_front_fail(516);
-    return ((__typeof__(&halGetSocVersion))f)(devId, socVersion, len);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halGetSocVersion))f)(devId, socVersion, len));
 }
 
 NPU_EXPORT drvError_t halGetSocVersion(uint32_t devId, char *socVersion, uint32_t len) {
@@ -8696,14 +8696,14 @@ NPU_EXPORT drvError_t halGetSocVersion(uint32_t devId, char *socVersion, uint32_
     if (__builtin_expect(f == NULL, 0))
         return load_halGetSocVersion(devId, socVersion, len);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halGetSocVersion))f)(devId, socVersion, len);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halGetSocVersion))f)(devId, socVersion, len));
 }
 
 static NPU_FRONT_COLD drvError_t load_halGetChipInfo(unsigned int devId, halChipInfo *chipInfo) {
     void *f = npu_front_load(517);
     if (f == NULL)
         return (drvError_t)npu_front_fail(517);
-    return ((__typeof__(&halGetChipInfo))f)(devId, chipInfo);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halGetChipInfo))f)(devId, chipInfo));
 }
 
 NPU_EXPORT drvError_t halGetChipInfo(unsigned int devId, halChipInfo *chipInfo) {
@@ -8711,14 +8711,14 @@ NPU_EXPORT drvError_t halGetChipInfo(unsigned int devId, halChipInfo *chipInfo) 
     if (__builtin_expect(f == NULL, 0))
         return load_halGetChipInfo(devId, chipInfo);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halGetChipInfo))f)(devId, chipInfo);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halGetChipInfo))f)(devId, chipInfo));
 }
 
 static NPU_FRONT_COLD drvError_t load_halGetDevNumEx(uint32_t hw_type, uint32_t *devNum) {
     void *f = npu_front_load(518);
     if (f == NULL)
         return (drvError_t)npu_front_fail(518);
-    return ((__typeof__(&halGetDevNumEx))f)(hw_type, devNum);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halGetDevNumEx))f)(hw_type, devNum));
 }
 
 NPU_EXPORT drvError_t halGetDevNumEx(uint32_t hw_type, uint32_t *devNum) {
@@ -8726,14 +8726,14 @@ NPU_EXPORT drvError_t halGetDevNumEx(uint32_t hw_type, uint32_t *devNum) {
     if (__builtin_expect(f == NULL, 0))
         return load_halGetDevNumEx(hw_type, devNum);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halGetDevNumEx))f)(hw_type, devNum);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halGetDevNumEx))f)(hw_type, devNum));
 }
 
 static NPU_FRONT_COLD drvError_t load_halGetVdevNum(uint32_t *num_dev) {
     void *f = npu_front_load(519);
     if (f == NULL)
         return (drvError_t)npu_front_fail(519);
-    return ((__typeof__(&halGetVdevNum))f)(num_dev);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halGetVdevNum))f)(num_dev));
 }
 
 NPU_EXPORT drvError_t halGetVdevNum(uint32_t *num_dev) {
@@ -8741,14 +8741,14 @@ NPU_EXPORT drvError_t halGetVdevNum(uint32_t *num_dev) {
     if (__builtin_expect(f == NULL, 0))
         return load_halGetVdevNum(num_dev);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halGetVdevNum))f)(num_dev);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halGetVdevNum))f)(num_dev));
 }
 
 static NPU_FRONT_COLD bool load_halSupportFeature(uint32_t devId, drvFeature_t type) {
     void *f = npu_front_load(520);
     if (f == NULL)
         return ((void)npu_front_fail(520), false);
-    return ((__typeof__(&halSupportFeature))f)(devId, type);
+    NPU_FRONT_RETURN(bool, ((__typeof__(&halSupportFeature))f)(devId, type));
 }
 
 NPU_EXPORT bool halSupportFeature(uint32_t devId, drvFeature_t type) {
@@ -8756,14 +8756,14 @@ NPU_EXPORT bool halSupportFeature(uint32_t devId, drvFeature_t type) {
     if (__builtin_expect(f == NULL, 0))
         return load_halSupportFeature(devId, type);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halSupportFeature))f)(devId, type);
+    NPU_FRONT_RETURN(bool, ((__typeof__(&halSupportFeature))f)(devId, type));
 }
 
 static NPU_FRONT_COLD drvError_t load_halResourceInfoQuery(uint32_t devId, uint32_t tsId, drvResourceType_t type, struct halResourceInfo *info) {
     void *f = npu_front_load(521);
     if (f == NULL)
         return (drvError_t)npu_front_fail(521);
-    return ((__typeof__(&halResourceInfoQuery))f)(devId, tsId, type, info);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halResourceInfoQuery))f)(devId, tsId, type, info));
 }
 
 NPU_EXPORT drvError_t halResourceInfoQuery(uint32_t devId, uint32_t tsId, drvResourceType_t type, struct halResourceInfo *info) {
@@ -8771,14 +8771,14 @@ NPU_EXPORT drvError_t halResourceInfoQuery(uint32_t devId, uint32_t tsId, drvRes
     if (__builtin_expect(f == NULL, 0))
         return load_halResourceInfoQuery(devId, tsId, type, info);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halResourceInfoQuery))f)(devId, tsId, type, info);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halResourceInfoQuery))f)(devId, tsId, type, info));
 }
 
 static NPU_FRONT_COLD drvError_t load_halGetChipCapability(uint32_t devId, struct halCapabilityInfo *info) {
     void *f = npu_front_load(522);
     if (f == NULL)
         return (drvError_t)npu_front_fail(522);
-    return ((__typeof__(&halGetChipCapability))f)(devId, info);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halGetChipCapability))f)(devId, info));
 }
 
 NPU_EXPORT drvError_t halGetChipCapability(uint32_t devId, struct halCapabilityInfo *info) {
@@ -8786,14 +8786,14 @@ NPU_EXPORT drvError_t halGetChipCapability(uint32_t devId, struct halCapabilityI
     if (__builtin_expect(f == NULL, 0))
         return load_halGetChipCapability(devId, info);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halGetChipCapability))f)(devId, info);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halGetChipCapability))f)(devId, info));
 }
 
 static NPU_FRONT_COLD drvError_t load_halGetDeviceSplitMode(unsigned int dev_id, unsigned int *mode) {
     void *f = npu_front_load(523);
     if (f == NULL)
         return (drvError_t)npu_front_fail(523);
-    return ((__typeof__(&halGetDeviceSplitMode))f)(dev_id, mode);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halGetDeviceSplitMode))f)(dev_id, mode));
 }
 
 NPU_EXPORT drvError_t halGetDeviceSplitMode(unsigned int dev_id, unsigned int *mode) {
@@ -8801,14 +8801,14 @@ NPU_EXPORT drvError_t halGetDeviceSplitMode(unsigned int dev_id, unsigned int *m
     if (__builtin_expect(f == NULL, 0))
         return load_halGetDeviceSplitMode(dev_id, mode);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halGetDeviceSplitMode))f)(dev_id, mode);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halGetDeviceSplitMode))f)(dev_id, mode));
 }
 
 static NPU_FRONT_COLD drvError_t load_halDeviceCanAccessPeer(int *canAccessPeer, uint32_t dev, uint32_t peer_dev) {
     void *f = npu_front_load(524);
     if (f == NULL)
         return (drvError_t)npu_front_fail(524);
-    return ((__typeof__(&halDeviceCanAccessPeer))f)(canAccessPeer, dev, peer_dev);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halDeviceCanAccessPeer))f)(canAccessPeer, dev, peer_dev));
 }
 
 NPU_EXPORT drvError_t halDeviceCanAccessPeer(int *canAccessPeer, uint32_t dev, uint32_t peer_dev) {
@@ -8816,14 +8816,14 @@ NPU_EXPORT drvError_t halDeviceCanAccessPeer(int *canAccessPeer, uint32_t dev, u
     if (__builtin_expect(f == NULL, 0))
         return load_halDeviceCanAccessPeer(canAccessPeer, dev, peer_dev);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halDeviceCanAccessPeer))f)(canAccessPeer, dev, peer_dev);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halDeviceCanAccessPeer))f)(canAccessPeer, dev, peer_dev));
 }
 
 static NPU_FRONT_COLD drvError_t load_halDeviceEnableP2P(uint32_t dev, uint32_t peer_dev, uint32_t flag) {
     void *f = npu_front_load(525);
     if (f == NULL)
         return (drvError_t)npu_front_fail(525);
-    return ((__typeof__(&halDeviceEnableP2P))f)(dev, peer_dev, flag);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halDeviceEnableP2P))f)(dev, peer_dev, flag));
 }
 
 NPU_EXPORT drvError_t halDeviceEnableP2P(uint32_t dev, uint32_t peer_dev, uint32_t flag) {
@@ -8831,14 +8831,14 @@ NPU_EXPORT drvError_t halDeviceEnableP2P(uint32_t dev, uint32_t peer_dev, uint32
     if (__builtin_expect(f == NULL, 0))
         return load_halDeviceEnableP2P(dev, peer_dev, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halDeviceEnableP2P))f)(dev, peer_dev, flag);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halDeviceEnableP2P))f)(dev, peer_dev, flag));
 }
 
 static NPU_FRONT_COLD drvError_t load_halDeviceDisableP2P(uint32_t dev, uint32_t peer_dev, uint32_t flag) {
     void *f = npu_front_load(526);
     if (f == NULL)
         return (drvError_t)npu_front_fail(526);
-    return ((__typeof__(&halDeviceDisableP2P))f)(dev, peer_dev, flag);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halDeviceDisableP2P))f)(dev, peer_dev, flag));
 }
 
 NPU_EXPORT drvError_t halDeviceDisableP2P(uint32_t dev, uint32_t peer_dev, uint32_t flag) {
@@ -8846,14 +8846,14 @@ NPU_EXPORT drvError_t halDeviceDisableP2P(uint32_t dev, uint32_t peer_dev, uint3
     if (__builtin_expect(f == NULL, 0))
         return load_halDeviceDisableP2P(dev, peer_dev, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halDeviceDisableP2P))f)(dev, peer_dev, flag);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halDeviceDisableP2P))f)(dev, peer_dev, flag));
 }
 
 static NPU_FRONT_COLD int load_drvMemDeviceOpen(unsigned int devid, int devfd) {
     void *f = npu_front_load(527);
     if (f == NULL)
         return ((void)npu_front_fail(527), (int)0);
-    return ((__typeof__(&drvMemDeviceOpen))f)(devid, devfd);
+    NPU_FRONT_RETURN(int, ((__typeof__(&drvMemDeviceOpen))f)(devid, devfd));
 }
 
 NPU_EXPORT int drvMemDeviceOpen(unsigned int devid, int devfd) {
@@ -8861,14 +8861,14 @@ NPU_EXPORT int drvMemDeviceOpen(unsigned int devid, int devfd) {
     if (__builtin_expect(f == NULL, 0))
         return load_drvMemDeviceOpen(devid, devfd);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&drvMemDeviceOpen))f)(devid, devfd);
+    NPU_FRONT_RETURN(int, ((__typeof__(&drvMemDeviceOpen))f)(devid, devfd));
 }
 
 static NPU_FRONT_COLD int load_drvMemDeviceClose(unsigned int devid) {
     void *f = npu_front_load(528);
     if (f == NULL)
         return ((void)npu_front_fail(528), (int)0);
-    return ((__typeof__(&drvMemDeviceClose))f)(devid);
+    NPU_FRONT_RETURN(int, ((__typeof__(&drvMemDeviceClose))f)(devid));
 }
 
 NPU_EXPORT int drvMemDeviceClose(unsigned int devid) {
@@ -8876,14 +8876,14 @@ NPU_EXPORT int drvMemDeviceClose(unsigned int devid) {
     if (__builtin_expect(f == NULL, 0))
         return load_drvMemDeviceClose(devid);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&drvMemDeviceClose))f)(devid);
+    NPU_FRONT_RETURN(int, ((__typeof__(&drvMemDeviceClose))f)(devid));
 }
 
 static NPU_FRONT_COLD DVresult load_halMemManagedRangeGetAttributes(void **data, size_t *dataSizes, uint32_t *attributes, size_t numAttributes, DVdeviceptr devPtr, size_t count) {
     void *f = npu_front_load(529);
     if (f == NULL)
         return (DVresult)npu_front_fail(529);
-    return ((__typeof__(&halMemManagedRangeGetAttributes))f)(data, dataSizes, attributes, numAttributes, devPtr, count);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&halMemManagedRangeGetAttributes))f)(data, dataSizes, attributes, numAttributes, devPtr, count));
 }
 
 NPU_EXPORT DVresult halMemManagedRangeGetAttributes(void **data, size_t *dataSizes, uint32_t *attributes, size_t numAttributes, DVdeviceptr devPtr, size_t count) {
@@ -8891,14 +8891,14 @@ NPU_EXPORT DVresult halMemManagedRangeGetAttributes(void **data, size_t *dataSiz
     if (__builtin_expect(f == NULL, 0))
         return load_halMemManagedRangeGetAttributes(data, dataSizes, attributes, numAttributes, devPtr, count);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMemManagedRangeGetAttributes))f)(data, dataSizes, attributes, numAttributes, devPtr, count);
+    NPU_FRONT_RETURN(DVresult, ((__typeof__(&halMemManagedRangeGetAttributes))f)(data, dataSizes, attributes, numAttributes, devPtr, count));
 }
 
 static NPU_FRONT_COLD int load_halMbufAlloc(uint64_t size, Mbuf **mbuf) {
     void *f = npu_front_load(530);
     if (f == NULL)
         return ((void)npu_front_fail(530), (int)0);
-    return ((__typeof__(&halMbufAlloc))f)(size, mbuf);
+    NPU_FRONT_RETURN(int, ((__typeof__(&halMbufAlloc))f)(size, mbuf));
 }
 
 NPU_EXPORT int halMbufAlloc(uint64_t size, Mbuf **mbuf) {
@@ -8906,14 +8906,14 @@ NPU_EXPORT int halMbufAlloc(uint64_t size, Mbuf **mbuf) {
     if (__builtin_expect(f == NULL, 0))
         return load_halMbufAlloc(size, mbuf);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMbufAlloc))f)(size, mbuf);
+    NPU_FRONT_RETURN(int, ((__typeof__(&halMbufAlloc))f)(size, mbuf));
 }
 
 static NPU_FRONT_COLD int load_halMbufFree(Mbuf *mbuf) {
     void *f = npu_front_load(531);
     if (f == NULL)
         return ((void)npu_front_fail(531), (int)0);
-    return ((__typeof__(&halMbufFree))f)(mbuf);
+    NPU_FRONT_RETURN(int, ((__typeof__(&halMbufFree))f)(mbuf));
 }
 
 NPU_EXPORT int halMbufFree(Mbuf *mbuf) {
@@ -8921,14 +8921,14 @@ NPU_EXPORT int halMbufFree(Mbuf *mbuf) {
     if (__builtin_expect(f == NULL, 0))
         return load_halMbufFree(mbuf);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMbufFree))f)(mbuf);
+    NPU_FRONT_RETURN(int, ((__typeof__(&halMbufFree))f)(mbuf));
 }
 
 static NPU_FRONT_COLD int load_halMbufGetBuffAddr(Mbuf *mbuf, void **buf) {
     void *f = npu_front_load(532);
     if (f == NULL)
         return ((void)npu_front_fail(532), (int)0);
-    return ((__typeof__(&halMbufGetBuffAddr))f)(mbuf, buf);
+    NPU_FRONT_RETURN(int, ((__typeof__(&halMbufGetBuffAddr))f)(mbuf, buf));
 }
 
 NPU_EXPORT int halMbufGetBuffAddr(Mbuf *mbuf, void **buf) {
@@ -8936,14 +8936,14 @@ NPU_EXPORT int halMbufGetBuffAddr(Mbuf *mbuf, void **buf) {
     if (__builtin_expect(f == NULL, 0))
         return load_halMbufGetBuffAddr(mbuf, buf);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMbufGetBuffAddr))f)(mbuf, buf);
+    NPU_FRONT_RETURN(int, ((__typeof__(&halMbufGetBuffAddr))f)(mbuf, buf));
 }
 
 static NPU_FRONT_COLD int load_halMbufGetBuffSize(Mbuf *mbuf, uint64_t *totalSize) {
     void *f = npu_front_load(533);
     if (f == NULL)
         return ((void)npu_front_fail(533), (int)0);
-    return ((__typeof__(&halMbufGetBuffSize))f)(mbuf, totalSize);
+    NPU_FRONT_RETURN(int, ((__typeof__(&halMbufGetBuffSize))f)(mbuf, totalSize));
 }
 
 NPU_EXPORT int halMbufGetBuffSize(Mbuf *mbuf, uint64_t *totalSize) {
@@ -8951,14 +8951,14 @@ NPU_EXPORT int halMbufGetBuffSize(Mbuf *mbuf, uint64_t *totalSize) {
     if (__builtin_expect(f == NULL, 0))
         return load_halMbufGetBuffSize(mbuf, totalSize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMbufGetBuffSize))f)(mbuf, totalSize);
+    NPU_FRONT_RETURN(int, ((__typeof__(&halMbufGetBuffSize))f)(mbuf, totalSize));
 }
 
 static NPU_FRONT_COLD int load_halMbufGetDataLen(Mbuf *mbuf, uint64_t *len) {
     void *f = npu_front_load(534);
     if (f == NULL)
         return ((void)npu_front_fail(534), (int)0);
-    return ((__typeof__(&halMbufGetDataLen))f)(mbuf, len);
+    NPU_FRONT_RETURN(int, ((__typeof__(&halMbufGetDataLen))f)(mbuf, len));
 }
 
 NPU_EXPORT int halMbufGetDataLen(Mbuf *mbuf, uint64_t *len) {
@@ -8966,14 +8966,14 @@ NPU_EXPORT int halMbufGetDataLen(Mbuf *mbuf, uint64_t *len) {
     if (__builtin_expect(f == NULL, 0))
         return load_halMbufGetDataLen(mbuf, len);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMbufGetDataLen))f)(mbuf, len);
+    NPU_FRONT_RETURN(int, ((__typeof__(&halMbufGetDataLen))f)(mbuf, len));
 }
 
 static NPU_FRONT_COLD int load_halMbufSetDataLen(Mbuf *mbuf, uint64_t len) {
     void *f = npu_front_load(535);
     if (f == NULL)
         return ((void)npu_front_fail(535), (int)0);
-    return ((__typeof__(&halMbufSetDataLen))f)(mbuf, len);
+    NPU_FRONT_RETURN(int, ((__typeof__(&halMbufSetDataLen))f)(mbuf, len));
 }
 
 NPU_EXPORT int halMbufSetDataLen(Mbuf *mbuf, uint64_t len) {
@@ -8981,14 +8981,14 @@ NPU_EXPORT int halMbufSetDataLen(Mbuf *mbuf, uint64_t len) {
     if (__builtin_expect(f == NULL, 0))
         return load_halMbufSetDataLen(mbuf, len);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMbufSetDataLen))f)(mbuf, len);
+    NPU_FRONT_RETURN(int, ((__typeof__(&halMbufSetDataLen))f)(mbuf, len));
 }
 
 static NPU_FRONT_COLD int load_halMbufGetPrivInfo(Mbuf *mbuf, void **priv, unsigned int *size) {
     void *f = npu_front_load(536);
     if (f == NULL)
         return ((void)npu_front_fail(536), (int)0);
-    return ((__typeof__(&halMbufGetPrivInfo))f)(mbuf, priv, size);
+    NPU_FRONT_RETURN(int, ((__typeof__(&halMbufGetPrivInfo))f)(mbuf, priv, size));
 }
 
 NPU_EXPORT int halMbufGetPrivInfo(Mbuf *mbuf, void **priv, unsigned int *size) {
@@ -8996,14 +8996,14 @@ NPU_EXPORT int halMbufGetPrivInfo(Mbuf *mbuf, void **priv, unsigned int *size) {
     if (__builtin_expect(f == NULL, 0))
         return load_halMbufGetPrivInfo(mbuf, priv, size);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMbufGetPrivInfo))f)(mbuf, priv, size);
+    NPU_FRONT_RETURN(int, ((__typeof__(&halMbufGetPrivInfo))f)(mbuf, priv, size));
 }
 
 static NPU_FRONT_COLD int load_halMbufCopyRef(Mbuf *mbuf, Mbuf **newMbuf) {
     void *f = npu_front_load(537);
     if (f == NULL)
         return ((void)npu_front_fail(537), (int)0);
-    return ((__typeof__(&halMbufCopyRef))f)(mbuf, newMbuf);
+    NPU_FRONT_RETURN(int, ((__typeof__(&halMbufCopyRef))f)(mbuf, newMbuf));
 }
 
 NPU_EXPORT int halMbufCopyRef(Mbuf *mbuf, Mbuf **newMbuf) {
@@ -9011,14 +9011,14 @@ NPU_EXPORT int halMbufCopyRef(Mbuf *mbuf, Mbuf **newMbuf) {
     if (__builtin_expect(f == NULL, 0))
         return load_halMbufCopyRef(mbuf, newMbuf);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMbufCopyRef))f)(mbuf, newMbuf);
+    NPU_FRONT_RETURN(int, ((__typeof__(&halMbufCopyRef))f)(mbuf, newMbuf));
 }
 
 static NPU_FRONT_COLD int load_halMbufChainAppend(Mbuf *mbufChainHead, Mbuf *mbuf) {
     void *f = npu_front_load(538);
     if (f == NULL)
         return ((void)npu_front_fail(538), (int)0);
-    return ((__typeof__(&halMbufChainAppend))f)(mbufChainHead, mbuf);
+    NPU_FRONT_RETURN(int, ((__typeof__(&halMbufChainAppend))f)(mbufChainHead, mbuf));
 }
 
 NPU_EXPORT int halMbufChainAppend(Mbuf *mbufChainHead, Mbuf *mbuf) {
@@ -9026,14 +9026,14 @@ NPU_EXPORT int halMbufChainAppend(Mbuf *mbufChainHead, Mbuf *mbuf) {
     if (__builtin_expect(f == NULL, 0))
         return load_halMbufChainAppend(mbufChainHead, mbuf);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMbufChainAppend))f)(mbufChainHead, mbuf);
+    NPU_FRONT_RETURN(int, ((__typeof__(&halMbufChainAppend))f)(mbufChainHead, mbuf));
 }
 
 static NPU_FRONT_COLD int load_halMbufChainGetMbufNum(Mbuf *mbufChainHead, unsigned int *num) {
     void *f = npu_front_load(539);
     if (f == NULL)
         return ((void)npu_front_fail(539), (int)0);
-    return ((__typeof__(&halMbufChainGetMbufNum))f)(mbufChainHead, num);
+    NPU_FRONT_RETURN(int, ((__typeof__(&halMbufChainGetMbufNum))f)(mbufChainHead, num));
 }
 
 NPU_EXPORT int halMbufChainGetMbufNum(Mbuf *mbufChainHead, unsigned int *num) {
@@ -9041,14 +9041,14 @@ NPU_EXPORT int halMbufChainGetMbufNum(Mbuf *mbufChainHead, unsigned int *num) {
     if (__builtin_expect(f == NULL, 0))
         return load_halMbufChainGetMbufNum(mbufChainHead, num);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMbufChainGetMbufNum))f)(mbufChainHead, num);
+    NPU_FRONT_RETURN(int, ((__typeof__(&halMbufChainGetMbufNum))f)(mbufChainHead, num));
 }
 
 static NPU_FRONT_COLD int load_halMbufChainGetMbuf(Mbuf *mbufChainHead, unsigned int index, Mbuf **mbuf) {
     void *f = npu_front_load(540);
     if (f == NULL)
         return ((void)npu_front_fail(540), (int)0);
-    return ((__typeof__(&halMbufChainGetMbuf))f)(mbufChainHead, index, mbuf);
+    NPU_FRONT_RETURN(int, ((__typeof__(&halMbufChainGetMbuf))f)(mbufChainHead, index, mbuf));
 }
 
 NPU_EXPORT int halMbufChainGetMbuf(Mbuf *mbufChainHead, unsigned int index, Mbuf **mbuf) {
@@ -9056,14 +9056,14 @@ NPU_EXPORT int halMbufChainGetMbuf(Mbuf *mbufChainHead, unsigned int index, Mbuf
     if (__builtin_expect(f == NULL, 0))
         return load_halMbufChainGetMbuf(mbufChainHead, index, mbuf);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halMbufChainGetMbuf))f)(mbufChainHead, index, mbuf);
+    NPU_FRONT_RETURN(int, ((__typeof__(&halMbufChainGetMbuf))f)(mbufChainHead, index, mbuf));
 }
 
 static NPU_FRONT_COLD drvError_t load_halQueueInit(unsigned int devId) {
     void *f = npu_front_load(541);
     if (f == NULL)
         return (drvError_t)npu_front_fail(541);
-    return ((__typeof__(&halQueueInit))f)(devId);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halQueueInit))f)(devId));
 }
 
 NPU_EXPORT drvError_t halQueueInit(unsigned int devId) {
@@ -9071,14 +9071,14 @@ NPU_EXPORT drvError_t halQueueInit(unsigned int devId) {
     if (__builtin_expect(f == NULL, 0))
         return load_halQueueInit(devId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halQueueInit))f)(devId);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halQueueInit))f)(devId));
 }
 
 static NPU_FRONT_COLD drvError_t load_halQueueCreate(unsigned int devId, const QueueAttr *queAttr, unsigned int *qid) {
     void *f = npu_front_load(542);
     if (f == NULL)
         return (drvError_t)npu_front_fail(542);
-    return ((__typeof__(&halQueueCreate))f)(devId, queAttr, qid);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halQueueCreate))f)(devId, queAttr, qid));
 }
 
 NPU_EXPORT drvError_t halQueueCreate(unsigned int devId, const QueueAttr *queAttr, unsigned int *qid) {
@@ -9086,14 +9086,14 @@ NPU_EXPORT drvError_t halQueueCreate(unsigned int devId, const QueueAttr *queAtt
     if (__builtin_expect(f == NULL, 0))
         return load_halQueueCreate(devId, queAttr, qid);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halQueueCreate))f)(devId, queAttr, qid);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halQueueCreate))f)(devId, queAttr, qid));
 }
 
 static NPU_FRONT_COLD drvError_t load_halQueueDestroy(unsigned int devId, unsigned int qid) {
     void *f = npu_front_load(543);
     if (f == NULL)
         return (drvError_t)npu_front_fail(543);
-    return ((__typeof__(&halQueueDestroy))f)(devId, qid);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halQueueDestroy))f)(devId, qid));
 }
 
 NPU_EXPORT drvError_t halQueueDestroy(unsigned int devId, unsigned int qid) {
@@ -9101,14 +9101,14 @@ NPU_EXPORT drvError_t halQueueDestroy(unsigned int devId, unsigned int qid) {
     if (__builtin_expect(f == NULL, 0))
         return load_halQueueDestroy(devId, qid);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halQueueDestroy))f)(devId, qid);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halQueueDestroy))f)(devId, qid));
 }
 
 static NPU_FRONT_COLD drvError_t load_halQueueEnQueue(unsigned int devId, unsigned int qid, void *mbuf) {
     void *f = npu_front_load(544);
     if (f == NULL)
         return (drvError_t)npu_front_fail(544);
-    return ((__typeof__(&halQueueEnQueue))f)(devId, qid, mbuf);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halQueueEnQueue))f)(devId, qid, mbuf));
 }
 
 NPU_EXPORT drvError_t halQueueEnQueue(unsigned int devId, unsigned int qid, void *mbuf) {
@@ -9116,14 +9116,14 @@ NPU_EXPORT drvError_t halQueueEnQueue(unsigned int devId, unsigned int qid, void
     if (__builtin_expect(f == NULL, 0))
         return load_halQueueEnQueue(devId, qid, mbuf);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halQueueEnQueue))f)(devId, qid, mbuf);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halQueueEnQueue))f)(devId, qid, mbuf));
 }
 
 static NPU_FRONT_COLD drvError_t load_halQueueDeQueue(unsigned int devId, unsigned int qid, void **mbuf) {
     void *f = npu_front_load(545);
     if (f == NULL)
         return (drvError_t)npu_front_fail(545);
-    return ((__typeof__(&halQueueDeQueue))f)(devId, qid, mbuf);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halQueueDeQueue))f)(devId, qid, mbuf));
 }
 
 NPU_EXPORT drvError_t halQueueDeQueue(unsigned int devId, unsigned int qid, void **mbuf) {
@@ -9131,14 +9131,14 @@ NPU_EXPORT drvError_t halQueueDeQueue(unsigned int devId, unsigned int qid, void
     if (__builtin_expect(f == NULL, 0))
         return load_halQueueDeQueue(devId, qid, mbuf);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halQueueDeQueue))f)(devId, qid, mbuf);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halQueueDeQueue))f)(devId, qid, mbuf));
 }
 
 static NPU_FRONT_COLD drvError_t load_halQueuePeek(unsigned int devId, unsigned int qid, uint64_t *buf_len, int timeout) {
     void *f = npu_front_load(546);
     if (f == NULL)
         return (drvError_t)npu_front_fail(546);
-    return ((__typeof__(&halQueuePeek))f)(devId, qid, buf_len, timeout);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halQueuePeek))f)(devId, qid, buf_len, timeout));
 }
 
 NPU_EXPORT drvError_t halQueuePeek(unsigned int devId, unsigned int qid, uint64_t *buf_len, int timeout) {
@@ -9146,14 +9146,14 @@ NPU_EXPORT drvError_t halQueuePeek(unsigned int devId, unsigned int qid, uint64_
     if (__builtin_expect(f == NULL, 0))
         return load_halQueuePeek(devId, qid, buf_len, timeout);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&halQueuePeek))f)(devId, qid, buf_len, timeout);
+    NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halQueuePeek))f)(devId, qid, buf_len, timeout));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtRegTaskFailCallbackByModule(const char_t* moduleName, rtTaskFailCallback callback) {
     void *f = npu_front_load(566);
     if (f == NULL)
         return (rtError_t)npu_front_fail(566);
-    return ((__typeof__(&rtRegTaskFailCallbackByModule))f)(moduleName, callback);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtRegTaskFailCallbackByModule))f)(moduleName, callback));
 }
 
 NPU_EXPORT rtError_t rtRegTaskFailCallbackByModule(const char_t* moduleName, rtTaskFailCallback callback) {
@@ -9161,14 +9161,14 @@ NPU_EXPORT rtError_t rtRegTaskFailCallbackByModule(const char_t* moduleName, rtT
     if (__builtin_expect(f == NULL, 0))
         return load_rtRegTaskFailCallbackByModule(moduleName, callback);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtRegTaskFailCallbackByModule))f)(moduleName, callback);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtRegTaskFailCallbackByModule))f)(moduleName, callback));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtGetSocSpec(const char* label, const char* key, char* val, const uint32_t maxLen) {
     void *f = npu_front_load(567);
     if (f == NULL)
         return (rtError_t)npu_front_fail(567);
-    return ((__typeof__(&rtGetSocSpec))f)(label, key, val, maxLen);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetSocSpec))f)(label, key, val, maxLen));
 }
 
 NPU_EXPORT rtError_t rtGetSocSpec(const char* label, const char* key, char* val, const uint32_t maxLen) {
@@ -9176,14 +9176,14 @@ NPU_EXPORT rtError_t rtGetSocSpec(const char* label, const char* key, char* val,
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetSocSpec(label, key, val, maxLen);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtGetSocSpec))f)(label, key, val, maxLen);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetSocSpec))f)(label, key, val, maxLen));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtStreamSetMode(rtStream_t stm, const uint64_t stmMode) {
     void *f = npu_front_load(568);
     if (f == NULL)
         return (rtError_t)npu_front_fail(568);
-    return ((__typeof__(&rtStreamSetMode))f)(stm, stmMode);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamSetMode))f)(stm, stmMode));
 }
 
 NPU_EXPORT rtError_t rtStreamSetMode(rtStream_t stm, const uint64_t stmMode) {
@@ -9191,14 +9191,14 @@ NPU_EXPORT rtError_t rtStreamSetMode(rtStream_t stm, const uint64_t stmMode) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamSetMode(stm, stmMode);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtStreamSetMode))f)(stm, stmMode);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamSetMode))f)(stm, stmMode));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtSetDeviceWithoutTsd(int32_t devId) {
     void *f = npu_front_load(569);
     if (f == NULL)
         return (rtError_t)npu_front_fail(569);
-    return ((__typeof__(&rtSetDeviceWithoutTsd))f)(devId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetDeviceWithoutTsd))f)(devId));
 }
 
 NPU_EXPORT rtError_t rtSetDeviceWithoutTsd(int32_t devId) {
@@ -9206,14 +9206,14 @@ NPU_EXPORT rtError_t rtSetDeviceWithoutTsd(int32_t devId) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtSetDeviceWithoutTsd(devId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtSetDeviceWithoutTsd))f)(devId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetDeviceWithoutTsd))f)(devId));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtGetDevMsg(rtGetDevMsgType_t getMsgType, rtGetMsgCallback callback) {
     void *f = npu_front_load(570);
     if (f == NULL)
         return (rtError_t)npu_front_fail(570);
-    return ((__typeof__(&rtGetDevMsg))f)(getMsgType, callback);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetDevMsg))f)(getMsgType, callback));
 }
 
 NPU_EXPORT rtError_t rtGetDevMsg(rtGetDevMsgType_t getMsgType, rtGetMsgCallback callback) {
@@ -9221,14 +9221,14 @@ NPU_EXPORT rtError_t rtGetDevMsg(rtGetDevMsgType_t getMsgType, rtGetMsgCallback 
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetDevMsg(getMsgType, callback);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtGetDevMsg))f)(getMsgType, callback);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetDevMsg))f)(getMsgType, callback));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtGetDeviceInfo(uint32_t deviceId, int32_t moduleType, int32_t infoType, int64_t* val) {
     void *f = npu_front_load(571);
     if (f == NULL)
         return (rtError_t)npu_front_fail(571);
-    return ((__typeof__(&rtGetDeviceInfo))f)(deviceId, moduleType, infoType, val);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetDeviceInfo))f)(deviceId, moduleType, infoType, val));
 }
 
 NPU_EXPORT rtError_t rtGetDeviceInfo(uint32_t deviceId, int32_t moduleType, int32_t infoType, int64_t* val) {
@@ -9236,14 +9236,14 @@ NPU_EXPORT rtError_t rtGetDeviceInfo(uint32_t deviceId, int32_t moduleType, int3
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetDeviceInfo(deviceId, moduleType, infoType, val);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtGetDeviceInfo))f)(deviceId, moduleType, infoType, val);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetDeviceInfo))f)(deviceId, moduleType, infoType, val));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsDeviceGetCapability(int32_t deviceId, int32_t devFeatureType, int32_t* val) {
     void *f = npu_front_load(572);
     if (f == NULL)
         return (rtError_t)npu_front_fail(572);
-    return ((__typeof__(&rtsDeviceGetCapability))f)(deviceId, devFeatureType, val);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsDeviceGetCapability))f)(deviceId, devFeatureType, val));
 }
 
 NPU_EXPORT rtError_t rtsDeviceGetCapability(int32_t deviceId, int32_t devFeatureType, int32_t* val) {
@@ -9251,14 +9251,14 @@ NPU_EXPORT rtError_t rtsDeviceGetCapability(int32_t deviceId, int32_t devFeature
     if (__builtin_expect(f == NULL, 0))
         return load_rtsDeviceGetCapability(deviceId, devFeatureType, val);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsDeviceGetCapability))f)(deviceId, devFeatureType, val);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsDeviceGetCapability))f)(deviceId, devFeatureType, val));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtEnableP2P(uint32_t devIdDes, uint32_t phyIdSrc, uint32_t flag) {
     void *f = npu_front_load(573);
     if (f == NULL)
         return (rtError_t)npu_front_fail(573);
-    return ((__typeof__(&rtEnableP2P))f)(devIdDes, phyIdSrc, flag);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEnableP2P))f)(devIdDes, phyIdSrc, flag));
 }
 
 NPU_EXPORT rtError_t rtEnableP2P(uint32_t devIdDes, uint32_t phyIdSrc, uint32_t flag) {
@@ -9266,14 +9266,14 @@ NPU_EXPORT rtError_t rtEnableP2P(uint32_t devIdDes, uint32_t phyIdSrc, uint32_t 
     if (__builtin_expect(f == NULL, 0))
         return load_rtEnableP2P(devIdDes, phyIdSrc, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtEnableP2P))f)(devIdDes, phyIdSrc, flag);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEnableP2P))f)(devIdDes, phyIdSrc, flag));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtDisableP2P(uint32_t devIdDes, uint32_t phyIdSrc) {
     void *f = npu_front_load(574);
     if (f == NULL)
         return (rtError_t)npu_front_fail(574);
-    return ((__typeof__(&rtDisableP2P))f)(devIdDes, phyIdSrc);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDisableP2P))f)(devIdDes, phyIdSrc));
 }
 
 NPU_EXPORT rtError_t rtDisableP2P(uint32_t devIdDes, uint32_t phyIdSrc) {
@@ -9281,14 +9281,14 @@ NPU_EXPORT rtError_t rtDisableP2P(uint32_t devIdDes, uint32_t phyIdSrc) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtDisableP2P(devIdDes, phyIdSrc);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtDisableP2P))f)(devIdDes, phyIdSrc);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDisableP2P))f)(devIdDes, phyIdSrc));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtDeviceGetPCIBusId(const int32_t devId, char* pciBusId, const int32_t len) {
     void *f = npu_front_load(575);
     if (f == NULL)
         return (rtError_t)npu_front_fail(575);
-    return ((__typeof__(&rtDeviceGetPCIBusId))f)(devId, pciBusId, len);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceGetPCIBusId))f)(devId, pciBusId, len));
 }
 
 NPU_EXPORT rtError_t rtDeviceGetPCIBusId(const int32_t devId, char* pciBusId, const int32_t len) {
@@ -9296,14 +9296,14 @@ NPU_EXPORT rtError_t rtDeviceGetPCIBusId(const int32_t devId, char* pciBusId, co
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceGetPCIBusId(devId, pciBusId, len);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtDeviceGetPCIBusId))f)(devId, pciBusId, len);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceGetPCIBusId))f)(devId, pciBusId, len));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtDeviceGetByPCIBusId(const char* pciBusId, int32_t* devId) {
     void *f = npu_front_load(576);
     if (f == NULL)
         return (rtError_t)npu_front_fail(576);
-    return ((__typeof__(&rtDeviceGetByPCIBusId))f)(pciBusId, devId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceGetByPCIBusId))f)(pciBusId, devId));
 }
 
 NPU_EXPORT rtError_t rtDeviceGetByPCIBusId(const char* pciBusId, int32_t* devId) {
@@ -9311,14 +9311,14 @@ NPU_EXPORT rtError_t rtDeviceGetByPCIBusId(const char* pciBusId, int32_t* devId)
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceGetByPCIBusId(pciBusId, devId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtDeviceGetByPCIBusId))f)(pciBusId, devId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceGetByPCIBusId))f)(pciBusId, devId));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtGetAiCoreCount(uint32_t* aiCoreCnt) {
     void *f = npu_front_load(577);
     if (f == NULL)
         return (rtError_t)npu_front_fail(577);
-    return ((__typeof__(&rtGetAiCoreCount))f)(aiCoreCnt);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetAiCoreCount))f)(aiCoreCnt));
 }
 
 NPU_EXPORT rtError_t rtGetAiCoreCount(uint32_t* aiCoreCnt) {
@@ -9326,14 +9326,14 @@ NPU_EXPORT rtError_t rtGetAiCoreCount(uint32_t* aiCoreCnt) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetAiCoreCount(aiCoreCnt);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtGetAiCoreCount))f)(aiCoreCnt);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetAiCoreCount))f)(aiCoreCnt));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtSetOpWaitTimeOut(uint32_t timeout) {
     void *f = npu_front_load(578);
     if (f == NULL)
         return (rtError_t)npu_front_fail(578);
-    return ((__typeof__(&rtSetOpWaitTimeOut))f)(timeout);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetOpWaitTimeOut))f)(timeout));
 }
 
 NPU_EXPORT rtError_t rtSetOpWaitTimeOut(uint32_t timeout) {
@@ -9341,14 +9341,14 @@ NPU_EXPORT rtError_t rtSetOpWaitTimeOut(uint32_t timeout) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtSetOpWaitTimeOut(timeout);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtSetOpWaitTimeOut))f)(timeout);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetOpWaitTimeOut))f)(timeout));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtSetOpExecuteTimeOut(uint32_t timeout) {
     void *f = npu_front_load(579);
     if (f == NULL)
         return (rtError_t)npu_front_fail(579);
-    return ((__typeof__(&rtSetOpExecuteTimeOut))f)(timeout);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetOpExecuteTimeOut))f)(timeout));
 }
 
 NPU_EXPORT rtError_t rtSetOpExecuteTimeOut(uint32_t timeout) {
@@ -9356,14 +9356,14 @@ NPU_EXPORT rtError_t rtSetOpExecuteTimeOut(uint32_t timeout) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtSetOpExecuteTimeOut(timeout);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtSetOpExecuteTimeOut))f)(timeout);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetOpExecuteTimeOut))f)(timeout));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtSetOpExecuteTimeOutWithMs(uint32_t timeout) {
     void *f = npu_front_load(580);
     if (f == NULL)
         return (rtError_t)npu_front_fail(580);
-    return ((__typeof__(&rtSetOpExecuteTimeOutWithMs))f)(timeout);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetOpExecuteTimeOutWithMs))f)(timeout));
 }
 
 NPU_EXPORT rtError_t rtSetOpExecuteTimeOutWithMs(uint32_t timeout) {
@@ -9371,14 +9371,14 @@ NPU_EXPORT rtError_t rtSetOpExecuteTimeOutWithMs(uint32_t timeout) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtSetOpExecuteTimeOutWithMs(timeout);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtSetOpExecuteTimeOutWithMs))f)(timeout);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetOpExecuteTimeOutWithMs))f)(timeout));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtGetOpTimeOutInterval(uint64_t* interval) {
     void *f = npu_front_load(581);
     if (f == NULL)
         return (rtError_t)npu_front_fail(581);
-    return ((__typeof__(&rtGetOpTimeOutInterval))f)(interval);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetOpTimeOutInterval))f)(interval));
 }
 
 NPU_EXPORT rtError_t rtGetOpTimeOutInterval(uint64_t* interval) {
@@ -9386,14 +9386,14 @@ NPU_EXPORT rtError_t rtGetOpTimeOutInterval(uint64_t* interval) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetOpTimeOutInterval(interval);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtGetOpTimeOutInterval))f)(interval);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetOpTimeOutInterval))f)(interval));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t* actualTimeout) {
     void *f = npu_front_load(582);
     if (f == NULL)
         return (rtError_t)npu_front_fail(582);
-    return ((__typeof__(&rtSetOpExecuteTimeOutV2))f)(timeout, actualTimeout);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetOpExecuteTimeOutV2))f)(timeout, actualTimeout));
 }
 
 NPU_EXPORT rtError_t rtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t* actualTimeout) {
@@ -9401,14 +9401,14 @@ NPU_EXPORT rtError_t rtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t* actualT
     if (__builtin_expect(f == NULL, 0))
         return load_rtSetOpExecuteTimeOutV2(timeout, actualTimeout);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtSetOpExecuteTimeOutV2))f)(timeout, actualTimeout);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetOpExecuteTimeOutV2))f)(timeout, actualTimeout));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtGetOpExecuteTimeoutV2(uint32_t* const timeout) {
     void *f = npu_front_load(583);
     if (f == NULL)
         return (rtError_t)npu_front_fail(583);
-    return ((__typeof__(&rtGetOpExecuteTimeoutV2))f)(timeout);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetOpExecuteTimeoutV2))f)(timeout));
 }
 
 NPU_EXPORT rtError_t rtGetOpExecuteTimeoutV2(uint32_t* const timeout) {
@@ -9416,14 +9416,14 @@ NPU_EXPORT rtError_t rtGetOpExecuteTimeoutV2(uint32_t* const timeout) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetOpExecuteTimeoutV2(timeout);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtGetOpExecuteTimeoutV2))f)(timeout);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetOpExecuteTimeoutV2))f)(timeout));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtGetLastError(rtLastErrLevel_t level) {
     void *f = npu_front_load(584);
     if (f == NULL)
         return (rtError_t)npu_front_fail(584);
-    return ((__typeof__(&rtGetLastError))f)(level);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetLastError))f)(level));
 }
 
 NPU_EXPORT rtError_t rtGetLastError(rtLastErrLevel_t level) {
@@ -9431,14 +9431,14 @@ NPU_EXPORT rtError_t rtGetLastError(rtLastErrLevel_t level) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetLastError(level);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtGetLastError))f)(level);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetLastError))f)(level));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtPeekAtLastError(rtLastErrLevel_t level) {
     void *f = npu_front_load(585);
     if (f == NULL)
         return (rtError_t)npu_front_fail(585);
-    return ((__typeof__(&rtPeekAtLastError))f)(level);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtPeekAtLastError))f)(level));
 }
 
 NPU_EXPORT rtError_t rtPeekAtLastError(rtLastErrLevel_t level) {
@@ -9446,14 +9446,14 @@ NPU_EXPORT rtError_t rtPeekAtLastError(rtLastErrLevel_t level) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtPeekAtLastError(level);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtPeekAtLastError))f)(level);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtPeekAtLastError))f)(level));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtCtxCreateEx(rtContext_t* createCtx, uint32_t flags, int32_t devId) {
     void *f = npu_front_load(586);
     if (f == NULL)
         return (rtError_t)npu_front_fail(586);
-    return ((__typeof__(&rtCtxCreateEx))f)(createCtx, flags, devId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCtxCreateEx))f)(createCtx, flags, devId));
 }
 
 NPU_EXPORT rtError_t rtCtxCreateEx(rtContext_t* createCtx, uint32_t flags, int32_t devId) {
@@ -9461,14 +9461,14 @@ NPU_EXPORT rtError_t rtCtxCreateEx(rtContext_t* createCtx, uint32_t flags, int32
     if (__builtin_expect(f == NULL, 0))
         return load_rtCtxCreateEx(createCtx, flags, devId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtCtxCreateEx))f)(createCtx, flags, devId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCtxCreateEx))f)(createCtx, flags, devId));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtCtxDestroyEx(rtContext_t destroyCtx) {
     void *f = npu_front_load(587);
     if (f == NULL)
         return (rtError_t)npu_front_fail(587);
-    return ((__typeof__(&rtCtxDestroyEx))f)(destroyCtx);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCtxDestroyEx))f)(destroyCtx));
 }
 
 NPU_EXPORT rtError_t rtCtxDestroyEx(rtContext_t destroyCtx) {
@@ -9476,14 +9476,14 @@ NPU_EXPORT rtError_t rtCtxDestroyEx(rtContext_t destroyCtx) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtCtxDestroyEx(destroyCtx);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtCtxDestroyEx))f)(destroyCtx);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCtxDestroyEx))f)(destroyCtx));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtCtxSetCurrent(rtContext_t currentCtx) {
     void *f = npu_front_load(588);
     if (f == NULL)
         return (rtError_t)npu_front_fail(588);
-    return ((__typeof__(&rtCtxSetCurrent))f)(currentCtx);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCtxSetCurrent))f)(currentCtx));
 }
 
 NPU_EXPORT rtError_t rtCtxSetCurrent(rtContext_t currentCtx) {
@@ -9491,14 +9491,14 @@ NPU_EXPORT rtError_t rtCtxSetCurrent(rtContext_t currentCtx) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtCtxSetCurrent(currentCtx);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtCtxSetCurrent))f)(currentCtx);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCtxSetCurrent))f)(currentCtx));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtCtxGetCurrent(rtContext_t* currentCtx) {
     void *f = npu_front_load(589);
     if (f == NULL)
         return (rtError_t)npu_front_fail(589);
-    return ((__typeof__(&rtCtxGetCurrent))f)(currentCtx);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCtxGetCurrent))f)(currentCtx));
 }
 
 NPU_EXPORT rtError_t rtCtxGetCurrent(rtContext_t* currentCtx) {
@@ -9506,14 +9506,14 @@ NPU_EXPORT rtError_t rtCtxGetCurrent(rtContext_t* currentCtx) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtCtxGetCurrent(currentCtx);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtCtxGetCurrent))f)(currentCtx);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCtxGetCurrent))f)(currentCtx));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtSetGroup(int32_t groupId) {
     void *f = npu_front_load(590);
     if (f == NULL)
         return (rtError_t)npu_front_fail(590);
-    return ((__typeof__(&rtSetGroup))f)(groupId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetGroup))f)(groupId));
 }
 
 NPU_EXPORT rtError_t rtSetGroup(int32_t groupId) {
@@ -9521,14 +9521,14 @@ NPU_EXPORT rtError_t rtSetGroup(int32_t groupId) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtSetGroup(groupId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtSetGroup))f)(groupId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetGroup))f)(groupId));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtGetGroupInfo(int32_t groupId, rtGroupInfo_t* groupInfo, uint32_t cnt) {
     void *f = npu_front_load(591);
     if (f == NULL)
         return (rtError_t)npu_front_fail(591);
-    return ((__typeof__(&rtGetGroupInfo))f)(groupId, groupInfo, cnt);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetGroupInfo))f)(groupId, groupInfo, cnt));
 }
 
 NPU_EXPORT rtError_t rtGetGroupInfo(int32_t groupId, rtGroupInfo_t* groupInfo, uint32_t cnt) {
@@ -9536,14 +9536,14 @@ NPU_EXPORT rtError_t rtGetGroupInfo(int32_t groupId, rtGroupInfo_t* groupInfo, u
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetGroupInfo(groupId, groupInfo, cnt);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtGetGroupInfo))f)(groupId, groupInfo, cnt);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetGroupInfo))f)(groupId, groupInfo, cnt));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtGetGroupCount(uint32_t* cnt) {
     void *f = npu_front_load(592);
     if (f == NULL)
         return (rtError_t)npu_front_fail(592);
-    return ((__typeof__(&rtGetGroupCount))f)(cnt);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetGroupCount))f)(cnt));
 }
 
 NPU_EXPORT rtError_t rtGetGroupCount(uint32_t* cnt) {
@@ -9551,14 +9551,14 @@ NPU_EXPORT rtError_t rtGetGroupCount(uint32_t* cnt) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetGroupCount(cnt);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtGetGroupCount))f)(cnt);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetGroupCount))f)(cnt));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtCtxSetSysParamOpt(const rtSysParamOpt configOpt, const int64_t configVal) {
     void *f = npu_front_load(593);
     if (f == NULL)
         return (rtError_t)npu_front_fail(593);
-    return ((__typeof__(&rtCtxSetSysParamOpt))f)(configOpt, configVal);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCtxSetSysParamOpt))f)(configOpt, configVal));
 }
 
 NPU_EXPORT rtError_t rtCtxSetSysParamOpt(const rtSysParamOpt configOpt, const int64_t configVal) {
@@ -9566,14 +9566,14 @@ NPU_EXPORT rtError_t rtCtxSetSysParamOpt(const rtSysParamOpt configOpt, const in
     if (__builtin_expect(f == NULL, 0))
         return load_rtCtxSetSysParamOpt(configOpt, configVal);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtCtxSetSysParamOpt))f)(configOpt, configVal);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCtxSetSysParamOpt))f)(configOpt, configVal));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtCtxGetSysParamOpt(const rtSysParamOpt configOpt, int64_t* const configVal) {
     void *f = npu_front_load(594);
     if (f == NULL)
         return (rtError_t)npu_front_fail(594);
-    return ((__typeof__(&rtCtxGetSysParamOpt))f)(configOpt, configVal);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCtxGetSysParamOpt))f)(configOpt, configVal));
 }
 
 NPU_EXPORT rtError_t rtCtxGetSysParamOpt(const rtSysParamOpt configOpt, int64_t* const configVal) {
@@ -9581,14 +9581,14 @@ NPU_EXPORT rtError_t rtCtxGetSysParamOpt(const rtSysParamOpt configOpt, int64_t*
     if (__builtin_expect(f == NULL, 0))
         return load_rtCtxGetSysParamOpt(configOpt, configVal);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtCtxGetSysParamOpt))f)(configOpt, configVal);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCtxGetSysParamOpt))f)(configOpt, configVal));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtGetDeviceCount(int32_t* cnt) {
     void *f = npu_front_load(595);
     if (f == NULL)
         return (rtError_t)npu_front_fail(595);
-    return ((__typeof__(&rtGetDeviceCount))f)(cnt);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetDeviceCount))f)(cnt));
 }
 
 NPU_EXPORT rtError_t rtGetDeviceCount(int32_t* cnt) {
@@ -9596,14 +9596,14 @@ NPU_EXPORT rtError_t rtGetDeviceCount(int32_t* cnt) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetDeviceCount(cnt);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtGetDeviceCount))f)(cnt);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetDeviceCount))f)(cnt));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtSetDevice(int32_t devId) {
     void *f = npu_front_load(596);
     if (f == NULL)
         return (rtError_t)npu_front_fail(596);
-    return ((__typeof__(&rtSetDevice))f)(devId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetDevice))f)(devId));
 }
 
 NPU_EXPORT rtError_t rtSetDevice(int32_t devId) {
@@ -9611,14 +9611,14 @@ NPU_EXPORT rtError_t rtSetDevice(int32_t devId) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtSetDevice(devId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtSetDevice))f)(devId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetDevice))f)(devId));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtGetDevicePhyIdByIndex(uint32_t devIndex, uint32_t* phyId) {
     void *f = npu_front_load(597);
     if (f == NULL)
         return (rtError_t)npu_front_fail(597);
-    return ((__typeof__(&rtGetDevicePhyIdByIndex))f)(devIndex, phyId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetDevicePhyIdByIndex))f)(devIndex, phyId));
 }
 
 NPU_EXPORT rtError_t rtGetDevicePhyIdByIndex(uint32_t devIndex, uint32_t* phyId) {
@@ -9626,14 +9626,14 @@ NPU_EXPORT rtError_t rtGetDevicePhyIdByIndex(uint32_t devIndex, uint32_t* phyId)
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetDevicePhyIdByIndex(devIndex, phyId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtGetDevicePhyIdByIndex))f)(devIndex, phyId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetDevicePhyIdByIndex))f)(devIndex, phyId));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtDeviceCanAccessPeer(int32_t* canAccessPeer, uint32_t devId, uint32_t peerDevice) {
     void *f = npu_front_load(598);
     if (f == NULL)
         return (rtError_t)npu_front_fail(598);
-    return ((__typeof__(&rtDeviceCanAccessPeer))f)(canAccessPeer, devId, peerDevice);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceCanAccessPeer))f)(canAccessPeer, devId, peerDevice));
 }
 
 NPU_EXPORT rtError_t rtDeviceCanAccessPeer(int32_t* canAccessPeer, uint32_t devId, uint32_t peerDevice) {
@@ -9641,14 +9641,14 @@ NPU_EXPORT rtError_t rtDeviceCanAccessPeer(int32_t* canAccessPeer, uint32_t devI
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceCanAccessPeer(canAccessPeer, devId, peerDevice);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtDeviceCanAccessPeer))f)(canAccessPeer, devId, peerDevice);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceCanAccessPeer))f)(canAccessPeer, devId, peerDevice));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtDeviceGetBareTgid(uint32_t* pid) {
     void *f = npu_front_load(599);
     if (f == NULL)
         return (rtError_t)npu_front_fail(599);
-    return ((__typeof__(&rtDeviceGetBareTgid))f)(pid);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceGetBareTgid))f)(pid));
 }
 
 NPU_EXPORT rtError_t rtDeviceGetBareTgid(uint32_t* pid) {
@@ -9656,14 +9656,14 @@ NPU_EXPORT rtError_t rtDeviceGetBareTgid(uint32_t* pid) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceGetBareTgid(pid);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtDeviceGetBareTgid))f)(pid);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceGetBareTgid))f)(pid));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtGetDevice(int32_t* devId) {
     void *f = npu_front_load(600);
     if (f == NULL)
         return (rtError_t)npu_front_fail(600);
-    return ((__typeof__(&rtGetDevice))f)(devId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetDevice))f)(devId));
 }
 
 NPU_EXPORT rtError_t rtGetDevice(int32_t* devId) {
@@ -9671,14 +9671,14 @@ NPU_EXPORT rtError_t rtGetDevice(int32_t* devId) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetDevice(devId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtGetDevice))f)(devId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetDevice))f)(devId));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtDeviceReset(int32_t devId) {
     void *f = npu_front_load(601);
     if (f == NULL)
         return (rtError_t)npu_front_fail(601);
-    return ((__typeof__(&rtDeviceReset))f)(devId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceReset))f)(devId));
 }
 
 NPU_EXPORT rtError_t rtDeviceReset(int32_t devId) {
@@ -9686,14 +9686,14 @@ NPU_EXPORT rtError_t rtDeviceReset(int32_t devId) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceReset(devId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtDeviceReset))f)(devId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceReset))f)(devId));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtDeviceSetLimit(int32_t devId, rtLimitType_t type, uint32_t val) {
     void *f = npu_front_load(602);
     if (f == NULL)
         return (rtError_t)npu_front_fail(602);
-    return ((__typeof__(&rtDeviceSetLimit))f)(devId, type, val);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceSetLimit))f)(devId, type, val));
 }
 
 NPU_EXPORT rtError_t rtDeviceSetLimit(int32_t devId, rtLimitType_t type, uint32_t val) {
@@ -9701,14 +9701,14 @@ NPU_EXPORT rtError_t rtDeviceSetLimit(int32_t devId, rtLimitType_t type, uint32_
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceSetLimit(devId, type, val);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtDeviceSetLimit))f)(devId, type, val);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceSetLimit))f)(devId, type, val));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtDeviceSynchronize(void) {
     void *f = npu_front_load(603);
     if (f == NULL)
         return (rtError_t)npu_front_fail(603);
-    return ((__typeof__(&rtDeviceSynchronize))f)();
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceSynchronize))f)());
 }
 
 NPU_EXPORT rtError_t rtDeviceSynchronize(void) {
@@ -9716,14 +9716,14 @@ NPU_EXPORT rtError_t rtDeviceSynchronize(void) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceSynchronize();
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtDeviceSynchronize))f)();
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceSynchronize))f)());
 }
 
 static NPU_FRONT_COLD rtError_t load_rtDeviceSynchronizeWithTimeout(int32_t timeout) {
     void *f = npu_front_load(604);
     if (f == NULL)
         return (rtError_t)npu_front_fail(604);
-    return ((__typeof__(&rtDeviceSynchronizeWithTimeout))f)(timeout);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceSynchronizeWithTimeout))f)(timeout));
 }
 
 NPU_EXPORT rtError_t rtDeviceSynchronizeWithTimeout(int32_t timeout) {
@@ -9731,14 +9731,14 @@ NPU_EXPORT rtError_t rtDeviceSynchronizeWithTimeout(int32_t timeout) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceSynchronizeWithTimeout(timeout);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtDeviceSynchronizeWithTimeout))f)(timeout);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceSynchronizeWithTimeout))f)(timeout));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtDeviceTaskAbort(int32_t devId, uint32_t timeout) {
     void *f = npu_front_load(605);
     if (f == NULL)
         return (rtError_t)npu_front_fail(605);
-    return ((__typeof__(&rtDeviceTaskAbort))f)(devId, timeout);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceTaskAbort))f)(devId, timeout));
 }
 
 NPU_EXPORT rtError_t rtDeviceTaskAbort(int32_t devId, uint32_t timeout) {
@@ -9746,14 +9746,14 @@ NPU_EXPORT rtError_t rtDeviceTaskAbort(int32_t devId, uint32_t timeout) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceTaskAbort(devId, timeout);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtDeviceTaskAbort))f)(devId, timeout);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceTaskAbort))f)(devId, timeout));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtSetTSDevice(uint32_t tsId) {
     void *f = npu_front_load(606);
     if (f == NULL)
         return (rtError_t)npu_front_fail(606);
-    return ((__typeof__(&rtSetTSDevice))f)(tsId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetTSDevice))f)(tsId));
 }
 
 NPU_EXPORT rtError_t rtSetTSDevice(uint32_t tsId) {
@@ -9761,14 +9761,14 @@ NPU_EXPORT rtError_t rtSetTSDevice(uint32_t tsId) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtSetTSDevice(tsId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtSetTSDevice))f)(tsId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetTSDevice))f)(tsId));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtGetRunMode(rtRunMode* runMode) {
     void *f = npu_front_load(607);
     if (f == NULL)
         return (rtError_t)npu_front_fail(607);
-    return ((__typeof__(&rtGetRunMode))f)(runMode);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetRunMode))f)(runMode));
 }
 
 NPU_EXPORT rtError_t rtGetRunMode(rtRunMode* runMode) {
@@ -9776,14 +9776,14 @@ NPU_EXPORT rtError_t rtGetRunMode(rtRunMode* runMode) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetRunMode(runMode);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtGetRunMode))f)(runMode);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetRunMode))f)(runMode));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtGetSocVersion(char_t* ver, const uint32_t maxLen) {
     void *f = npu_front_load(608);
     if (f == NULL)
         return (rtError_t)npu_front_fail(608);
-    return ((__typeof__(&rtGetSocVersion))f)(ver, maxLen);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetSocVersion))f)(ver, maxLen));
 }
 
 NPU_EXPORT rtError_t rtGetSocVersion(char_t* ver, const uint32_t maxLen) {
@@ -9791,14 +9791,14 @@ NPU_EXPORT rtError_t rtGetSocVersion(char_t* ver, const uint32_t maxLen) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetSocVersion(ver, maxLen);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtGetSocVersion))f)(ver, maxLen);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetSocVersion))f)(ver, maxLen));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtCheckArchCompatibility(const char_t* omSocVersion, int32_t* canCompatible) {
     void *f = npu_front_load(609);
     if (f == NULL)
         return (rtError_t)npu_front_fail(609);
-    return ((__typeof__(&rtCheckArchCompatibility))f)(omSocVersion, canCompatible);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCheckArchCompatibility))f)(omSocVersion, canCompatible));
 }
 
 NPU_EXPORT rtError_t rtCheckArchCompatibility(const char_t* omSocVersion, int32_t* canCompatible) {
@@ -9806,14 +9806,14 @@ NPU_EXPORT rtError_t rtCheckArchCompatibility(const char_t* omSocVersion, int32_
     if (__builtin_expect(f == NULL, 0))
         return load_rtCheckArchCompatibility(omSocVersion, canCompatible);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtCheckArchCompatibility))f)(omSocVersion, canCompatible);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCheckArchCompatibility))f)(omSocVersion, canCompatible));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtDeviceStatusQuery(const uint32_t devId, rtDeviceStatus* deviceStatus) {
     void *f = npu_front_load(610);
     if (f == NULL)
         return (rtError_t)npu_front_fail(610);
-    return ((__typeof__(&rtDeviceStatusQuery))f)(devId, deviceStatus);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceStatusQuery))f)(devId, deviceStatus));
 }
 
 NPU_EXPORT rtError_t rtDeviceStatusQuery(const uint32_t devId, rtDeviceStatus* deviceStatus) {
@@ -9821,14 +9821,14 @@ NPU_EXPORT rtError_t rtDeviceStatusQuery(const uint32_t devId, rtDeviceStatus* d
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceStatusQuery(devId, deviceStatus);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtDeviceStatusQuery))f)(devId, deviceStatus);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceStatusQuery))f)(devId, deviceStatus));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtDeviceResetWithoutTsd(int32_t devId) {
     void *f = npu_front_load(611);
     if (f == NULL)
         return (rtError_t)npu_front_fail(611);
-    return ((__typeof__(&rtDeviceResetWithoutTsd))f)(devId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceResetWithoutTsd))f)(devId));
 }
 
 NPU_EXPORT rtError_t rtDeviceResetWithoutTsd(int32_t devId) {
@@ -9836,14 +9836,14 @@ NPU_EXPORT rtError_t rtDeviceResetWithoutTsd(int32_t devId) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceResetWithoutTsd(devId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtDeviceResetWithoutTsd))f)(devId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceResetWithoutTsd))f)(devId));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtSetDeviceSatMode(rtFloatOverflowMode_t floatOverflowMode) {
     void *f = npu_front_load(612);
     if (f == NULL)
         return (rtError_t)npu_front_fail(612);
-    return ((__typeof__(&rtSetDeviceSatMode))f)(floatOverflowMode);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetDeviceSatMode))f)(floatOverflowMode));
 }
 
 NPU_EXPORT rtError_t rtSetDeviceSatMode(rtFloatOverflowMode_t floatOverflowMode) {
@@ -9851,14 +9851,14 @@ NPU_EXPORT rtError_t rtSetDeviceSatMode(rtFloatOverflowMode_t floatOverflowMode)
     if (__builtin_expect(f == NULL, 0))
         return load_rtSetDeviceSatMode(floatOverflowMode);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtSetDeviceSatMode))f)(floatOverflowMode);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetDeviceSatMode))f)(floatOverflowMode));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtGetDeviceSatMode(rtFloatOverflowMode_t* floatOverflowMode) {
     void *f = npu_front_load(613);
     if (f == NULL)
         return (rtError_t)npu_front_fail(613);
-    return ((__typeof__(&rtGetDeviceSatMode))f)(floatOverflowMode);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetDeviceSatMode))f)(floatOverflowMode));
 }
 
 NPU_EXPORT rtError_t rtGetDeviceSatMode(rtFloatOverflowMode_t* floatOverflowMode) {
@@ -9866,14 +9866,14 @@ NPU_EXPORT rtError_t rtGetDeviceSatMode(rtFloatOverflowMode_t* floatOverflowMode
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetDeviceSatMode(floatOverflowMode);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtGetDeviceSatMode))f)(floatOverflowMode);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetDeviceSatMode))f)(floatOverflowMode));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtGetAllUtilizations(const int32_t devId, const rtTypeUtil_t kind, uint8_t* const util) {
     void *f = npu_front_load(614);
     if (f == NULL)
         return (rtError_t)npu_front_fail(614);
-    return ((__typeof__(&rtGetAllUtilizations))f)(devId, kind, util);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetAllUtilizations))f)(devId, kind, util));
 }
 
 NPU_EXPORT rtError_t rtGetAllUtilizations(const int32_t devId, const rtTypeUtil_t kind, uint8_t* const util) {
@@ -9881,14 +9881,14 @@ NPU_EXPORT rtError_t rtGetAllUtilizations(const int32_t devId, const rtTypeUtil_
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetAllUtilizations(devId, kind, util);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtGetAllUtilizations))f)(devId, kind, util);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetAllUtilizations))f)(devId, kind, util));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtSetDefaultDeviceId(const int32_t deviceId) {
     void *f = npu_front_load(615);
     if (f == NULL)
         return (rtError_t)npu_front_fail(615);
-    return ((__typeof__(&rtSetDefaultDeviceId))f)(deviceId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetDefaultDeviceId))f)(deviceId));
 }
 
 NPU_EXPORT rtError_t rtSetDefaultDeviceId(const int32_t deviceId) {
@@ -9896,14 +9896,14 @@ NPU_EXPORT rtError_t rtSetDefaultDeviceId(const int32_t deviceId) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtSetDefaultDeviceId(deviceId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtSetDefaultDeviceId))f)(deviceId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetDefaultDeviceId))f)(deviceId));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtDeviceResetForce(int32_t devId) {
     void *f = npu_front_load(616);
     if (f == NULL)
         return (rtError_t)npu_front_fail(616);
-    return ((__typeof__(&rtDeviceResetForce))f)(devId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceResetForce))f)(devId));
 }
 
 NPU_EXPORT rtError_t rtDeviceResetForce(int32_t devId) {
@@ -9911,14 +9911,14 @@ NPU_EXPORT rtError_t rtDeviceResetForce(int32_t devId) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceResetForce(devId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtDeviceResetForce))f)(devId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceResetForce))f)(devId));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtGetSysParamOpt(const rtSysParamOpt configOpt, int64_t* const configVal) {
     void *f = npu_front_load(617);
     if (f == NULL)
         return (rtError_t)npu_front_fail(617);
-    return ((__typeof__(&rtGetSysParamOpt))f)(configOpt, configVal);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetSysParamOpt))f)(configOpt, configVal));
 }
 
 NPU_EXPORT rtError_t rtGetSysParamOpt(const rtSysParamOpt configOpt, int64_t* const configVal) {
@@ -9926,14 +9926,14 @@ NPU_EXPORT rtError_t rtGetSysParamOpt(const rtSysParamOpt configOpt, int64_t* co
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetSysParamOpt(configOpt, configVal);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtGetSysParamOpt))f)(configOpt, configVal);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetSysParamOpt))f)(configOpt, configVal));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtSetSysParamOpt(const rtSysParamOpt configOpt, const int64_t configVal) {
     void *f = npu_front_load(618);
     if (f == NULL)
         return (rtError_t)npu_front_fail(618);
-    return ((__typeof__(&rtSetSysParamOpt))f)(configOpt, configVal);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetSysParamOpt))f)(configOpt, configVal));
 }
 
 NPU_EXPORT rtError_t rtSetSysParamOpt(const rtSysParamOpt configOpt, const int64_t configVal) {
@@ -9941,14 +9941,14 @@ NPU_EXPORT rtError_t rtSetSysParamOpt(const rtSysParamOpt configOpt, const int64
     if (__builtin_expect(f == NULL, 0))
         return load_rtSetSysParamOpt(configOpt, configVal);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtSetSysParamOpt))f)(configOpt, configVal);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetSysParamOpt))f)(configOpt, configVal));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtGetDeviceUuid(const int32_t devId, rtUuid_t* uuid) {
     void *f = npu_front_load(619);
     if (f == NULL)
         return (rtError_t)npu_front_fail(619);
-    return ((__typeof__(&rtGetDeviceUuid))f)(devId, uuid);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetDeviceUuid))f)(devId, uuid));
 }
 
 NPU_EXPORT rtError_t rtGetDeviceUuid(const int32_t devId, rtUuid_t* uuid) {
@@ -9956,14 +9956,14 @@ NPU_EXPORT rtError_t rtGetDeviceUuid(const int32_t devId, rtUuid_t* uuid) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetDeviceUuid(devId, uuid);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtGetDeviceUuid))f)(devId, uuid);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetDeviceUuid))f)(devId, uuid));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtEventWorkModeSet(uint8_t mode) {
     void *f = npu_front_load(620);
     if (f == NULL)
         return (rtError_t)npu_front_fail(620);
-    return ((__typeof__(&rtEventWorkModeSet))f)(mode);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventWorkModeSet))f)(mode));
 }
 
 NPU_EXPORT rtError_t rtEventWorkModeSet(uint8_t mode) {
@@ -9971,14 +9971,14 @@ NPU_EXPORT rtError_t rtEventWorkModeSet(uint8_t mode) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtEventWorkModeSet(mode);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtEventWorkModeSet))f)(mode);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventWorkModeSet))f)(mode));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtEventCreate(rtEvent_t* evt) {
     void *f = npu_front_load(621);
     if (f == NULL)
         return (rtError_t)npu_front_fail(621);
-    return ((__typeof__(&rtEventCreate))f)(evt);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventCreate))f)(evt));
 }
 
 NPU_EXPORT rtError_t rtEventCreate(rtEvent_t* evt) {
@@ -9986,14 +9986,14 @@ NPU_EXPORT rtError_t rtEventCreate(rtEvent_t* evt) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtEventCreate(evt);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtEventCreate))f)(evt);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventCreate))f)(evt));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtEventCreateWithFlag(rtEvent_t* evt, uint32_t flag) {
     void *f = npu_front_load(622);
     if (f == NULL)
         return (rtError_t)npu_front_fail(622);
-    return ((__typeof__(&rtEventCreateWithFlag))f)(evt, flag);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventCreateWithFlag))f)(evt, flag));
 }
 
 NPU_EXPORT rtError_t rtEventCreateWithFlag(rtEvent_t* evt, uint32_t flag) {
@@ -10001,14 +10001,14 @@ NPU_EXPORT rtError_t rtEventCreateWithFlag(rtEvent_t* evt, uint32_t flag) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtEventCreateWithFlag(evt, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtEventCreateWithFlag))f)(evt, flag);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventCreateWithFlag))f)(evt, flag));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtEventCreateExWithFlag(rtEvent_t* evt, uint32_t flag) {
     void *f = npu_front_load(623);
     if (f == NULL)
         return (rtError_t)npu_front_fail(623);
-    return ((__typeof__(&rtEventCreateExWithFlag))f)(evt, flag);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventCreateExWithFlag))f)(evt, flag));
 }
 
 NPU_EXPORT rtError_t rtEventCreateExWithFlag(rtEvent_t* evt, uint32_t flag) {
@@ -10016,14 +10016,14 @@ NPU_EXPORT rtError_t rtEventCreateExWithFlag(rtEvent_t* evt, uint32_t flag) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtEventCreateExWithFlag(evt, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtEventCreateExWithFlag))f)(evt, flag);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventCreateExWithFlag))f)(evt, flag));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtEventDestroy(rtEvent_t evt) {
     void *f = npu_front_load(624);
     if (f == NULL)
         return (rtError_t)npu_front_fail(624);
-    return ((__typeof__(&rtEventDestroy))f)(evt);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventDestroy))f)(evt));
 }
 
 NPU_EXPORT rtError_t rtEventDestroy(rtEvent_t evt) {
@@ -10031,14 +10031,14 @@ NPU_EXPORT rtError_t rtEventDestroy(rtEvent_t evt) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtEventDestroy(evt);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtEventDestroy))f)(evt);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventDestroy))f)(evt));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtEventRecord(rtEvent_t evt, rtStream_t stm) {
     void *f = npu_front_load(625);
     if (f == NULL)
         return (rtError_t)npu_front_fail(625);
-    return ((__typeof__(&rtEventRecord))f)(evt, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventRecord))f)(evt, stm));
 }
 
 NPU_EXPORT rtError_t rtEventRecord(rtEvent_t evt, rtStream_t stm) {
@@ -10046,14 +10046,14 @@ NPU_EXPORT rtError_t rtEventRecord(rtEvent_t evt, rtStream_t stm) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtEventRecord(evt, stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtEventRecord))f)(evt, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventRecord))f)(evt, stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtEventReset(rtEvent_t evt, rtStream_t stm) {
     void *f = npu_front_load(626);
     if (f == NULL)
         return (rtError_t)npu_front_fail(626);
-    return ((__typeof__(&rtEventReset))f)(evt, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventReset))f)(evt, stm));
 }
 
 NPU_EXPORT rtError_t rtEventReset(rtEvent_t evt, rtStream_t stm) {
@@ -10061,14 +10061,14 @@ NPU_EXPORT rtError_t rtEventReset(rtEvent_t evt, rtStream_t stm) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtEventReset(evt, stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtEventReset))f)(evt, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventReset))f)(evt, stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtEventSynchronize(rtEvent_t evt) {
     void *f = npu_front_load(627);
     if (f == NULL)
         return (rtError_t)npu_front_fail(627);
-    return ((__typeof__(&rtEventSynchronize))f)(evt);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventSynchronize))f)(evt));
 }
 
 NPU_EXPORT rtError_t rtEventSynchronize(rtEvent_t evt) {
@@ -10076,14 +10076,14 @@ NPU_EXPORT rtError_t rtEventSynchronize(rtEvent_t evt) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtEventSynchronize(evt);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtEventSynchronize))f)(evt);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventSynchronize))f)(evt));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtEventSynchronizeWithTimeout(rtEvent_t evt, const int32_t timeout) {
     void *f = npu_front_load(628);
     if (f == NULL)
         return (rtError_t)npu_front_fail(628);
-    return ((__typeof__(&rtEventSynchronizeWithTimeout))f)(evt, timeout);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventSynchronizeWithTimeout))f)(evt, timeout));
 }
 
 NPU_EXPORT rtError_t rtEventSynchronizeWithTimeout(rtEvent_t evt, const int32_t timeout) {
@@ -10091,14 +10091,14 @@ NPU_EXPORT rtError_t rtEventSynchronizeWithTimeout(rtEvent_t evt, const int32_t 
     if (__builtin_expect(f == NULL, 0))
         return load_rtEventSynchronizeWithTimeout(evt, timeout);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtEventSynchronizeWithTimeout))f)(evt, timeout);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventSynchronizeWithTimeout))f)(evt, timeout));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtEventQuery(rtEvent_t evt) {
     void *f = npu_front_load(629);
     if (f == NULL)
         return (rtError_t)npu_front_fail(629);
-    return ((__typeof__(&rtEventQuery))f)(evt);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventQuery))f)(evt));
 }
 
 NPU_EXPORT rtError_t rtEventQuery(rtEvent_t evt) {
@@ -10106,14 +10106,14 @@ NPU_EXPORT rtError_t rtEventQuery(rtEvent_t evt) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtEventQuery(evt);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtEventQuery))f)(evt);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventQuery))f)(evt));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtEventQueryWaitStatus(rtEvent_t evt, rtEventWaitStatus_t* status) {
     void *f = npu_front_load(630);
     if (f == NULL)
         return (rtError_t)npu_front_fail(630);
-    return ((__typeof__(&rtEventQueryWaitStatus))f)(evt, status);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventQueryWaitStatus))f)(evt, status));
 }
 
 NPU_EXPORT rtError_t rtEventQueryWaitStatus(rtEvent_t evt, rtEventWaitStatus_t* status) {
@@ -10121,14 +10121,14 @@ NPU_EXPORT rtError_t rtEventQueryWaitStatus(rtEvent_t evt, rtEventWaitStatus_t* 
     if (__builtin_expect(f == NULL, 0))
         return load_rtEventQueryWaitStatus(evt, status);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtEventQueryWaitStatus))f)(evt, status);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventQueryWaitStatus))f)(evt, status));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtEventQueryStatus(rtEvent_t evt, rtEventStatus_t* status) {
     void *f = npu_front_load(631);
     if (f == NULL)
         return (rtError_t)npu_front_fail(631);
-    return ((__typeof__(&rtEventQueryStatus))f)(evt, status);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventQueryStatus))f)(evt, status));
 }
 
 NPU_EXPORT rtError_t rtEventQueryStatus(rtEvent_t evt, rtEventStatus_t* status) {
@@ -10136,14 +10136,14 @@ NPU_EXPORT rtError_t rtEventQueryStatus(rtEvent_t evt, rtEventStatus_t* status) 
     if (__builtin_expect(f == NULL, 0))
         return load_rtEventQueryStatus(evt, status);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtEventQueryStatus))f)(evt, status);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventQueryStatus))f)(evt, status));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtEventElapsedTime(float32_t* timeInterval, rtEvent_t startEvent, rtEvent_t endEvent) {
     void *f = npu_front_load(632);
     if (f == NULL)
         return (rtError_t)npu_front_fail(632);
-    return ((__typeof__(&rtEventElapsedTime))f)(timeInterval, startEvent, endEvent);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventElapsedTime))f)(timeInterval, startEvent, endEvent));
 }
 
 NPU_EXPORT rtError_t rtEventElapsedTime(float32_t* timeInterval, rtEvent_t startEvent, rtEvent_t endEvent) {
@@ -10151,14 +10151,14 @@ NPU_EXPORT rtError_t rtEventElapsedTime(float32_t* timeInterval, rtEvent_t start
     if (__builtin_expect(f == NULL, 0))
         return load_rtEventElapsedTime(timeInterval, startEvent, endEvent);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtEventElapsedTime))f)(timeInterval, startEvent, endEvent);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventElapsedTime))f)(timeInterval, startEvent, endEvent));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtEventGetTimeStamp(uint64_t* timeStamp, rtEvent_t evt) {
     void *f = npu_front_load(633);
     if (f == NULL)
         return (rtError_t)npu_front_fail(633);
-    return ((__typeof__(&rtEventGetTimeStamp))f)(timeStamp, evt);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventGetTimeStamp))f)(timeStamp, evt));
 }
 
 NPU_EXPORT rtError_t rtEventGetTimeStamp(uint64_t* timeStamp, rtEvent_t evt) {
@@ -10166,14 +10166,14 @@ NPU_EXPORT rtError_t rtEventGetTimeStamp(uint64_t* timeStamp, rtEvent_t evt) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtEventGetTimeStamp(timeStamp, evt);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtEventGetTimeStamp))f)(timeStamp, evt);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventGetTimeStamp))f)(timeStamp, evt));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtGetFaultEvent(const int32_t deviceId, rtDmsEventFilter* filter, rtDmsFaultEvent* dmsEvent, uint32_t len, uint32_t* eventCount) {
     void *f = npu_front_load(634);
     if (f == NULL)
         return (rtError_t)npu_front_fail(634);
-    return ((__typeof__(&rtGetFaultEvent))f)(deviceId, filter, dmsEvent, len, eventCount);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetFaultEvent))f)(deviceId, filter, dmsEvent, len, eventCount));
 }
 
 NPU_EXPORT rtError_t rtGetFaultEvent(const int32_t deviceId, rtDmsEventFilter* filter, rtDmsFaultEvent* dmsEvent, uint32_t len, uint32_t* eventCount) {
@@ -10181,14 +10181,14 @@ NPU_EXPORT rtError_t rtGetFaultEvent(const int32_t deviceId, rtDmsEventFilter* f
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetFaultEvent(deviceId, filter, dmsEvent, len, eventCount);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtGetFaultEvent))f)(deviceId, filter, dmsEvent, len, eventCount);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetFaultEvent))f)(deviceId, filter, dmsEvent, len, eventCount));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtGetMemUceInfo(const uint32_t deviceId, rtMemUceInfo* memUceInfo) {
     void *f = npu_front_load(635);
     if (f == NULL)
         return (rtError_t)npu_front_fail(635);
-    return ((__typeof__(&rtGetMemUceInfo))f)(deviceId, memUceInfo);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetMemUceInfo))f)(deviceId, memUceInfo));
 }
 
 NPU_EXPORT rtError_t rtGetMemUceInfo(const uint32_t deviceId, rtMemUceInfo* memUceInfo) {
@@ -10196,14 +10196,14 @@ NPU_EXPORT rtError_t rtGetMemUceInfo(const uint32_t deviceId, rtMemUceInfo* memU
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetMemUceInfo(deviceId, memUceInfo);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtGetMemUceInfo))f)(deviceId, memUceInfo);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetMemUceInfo))f)(deviceId, memUceInfo));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemUceRepair(const uint32_t deviceId, rtMemUceInfo* memUceInfo) {
     void *f = npu_front_load(636);
     if (f == NULL)
         return (rtError_t)npu_front_fail(636);
-    return ((__typeof__(&rtMemUceRepair))f)(deviceId, memUceInfo);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemUceRepair))f)(deviceId, memUceInfo));
 }
 
 NPU_EXPORT rtError_t rtMemUceRepair(const uint32_t deviceId, rtMemUceInfo* memUceInfo) {
@@ -10211,14 +10211,14 @@ NPU_EXPORT rtError_t rtMemUceRepair(const uint32_t deviceId, rtMemUceInfo* memUc
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemUceRepair(deviceId, memUceInfo);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemUceRepair))f)(deviceId, memUceInfo);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemUceRepair))f)(deviceId, memUceInfo));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtIpcGetEventHandle(rtEvent_t event, rtIpcEventHandle_t* handle) {
     void *f = npu_front_load(637);
     if (f == NULL)
         return (rtError_t)npu_front_fail(637);
-    return ((__typeof__(&rtIpcGetEventHandle))f)(event, handle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtIpcGetEventHandle))f)(event, handle));
 }
 
 NPU_EXPORT rtError_t rtIpcGetEventHandle(rtEvent_t event, rtIpcEventHandle_t* handle) {
@@ -10226,14 +10226,14 @@ NPU_EXPORT rtError_t rtIpcGetEventHandle(rtEvent_t event, rtIpcEventHandle_t* ha
     if (__builtin_expect(f == NULL, 0))
         return load_rtIpcGetEventHandle(event, handle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtIpcGetEventHandle))f)(event, handle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtIpcGetEventHandle))f)(event, handle));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtIpcOpenEventHandle(rtIpcEventHandle_t handle, rtEvent_t* event) {
     void *f = npu_front_load(638);
     if (f == NULL)
         return (rtError_t)npu_front_fail(638);
-    return ((__typeof__(&rtIpcOpenEventHandle))f)(handle, event);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtIpcOpenEventHandle))f)(handle, event));
 }
 
 NPU_EXPORT rtError_t rtIpcOpenEventHandle(rtIpcEventHandle_t handle, rtEvent_t* event) {
@@ -10241,14 +10241,14 @@ NPU_EXPORT rtError_t rtIpcOpenEventHandle(rtIpcEventHandle_t handle, rtEvent_t* 
     if (__builtin_expect(f == NULL, 0))
         return load_rtIpcOpenEventHandle(handle, event);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtIpcOpenEventHandle))f)(handle, event);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtIpcOpenEventHandle))f)(handle, event));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtModelGetId(rtModel_t mdl, uint32_t* modelId) {
     void *f = npu_front_load(639);
     if (f == NULL)
         return (rtError_t)npu_front_fail(639);
-    return ((__typeof__(&rtModelGetId))f)(mdl, modelId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelGetId))f)(mdl, modelId));
 }
 
 NPU_EXPORT rtError_t rtModelGetId(rtModel_t mdl, uint32_t* modelId) {
@@ -10256,14 +10256,14 @@ NPU_EXPORT rtError_t rtModelGetId(rtModel_t mdl, uint32_t* modelId) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelGetId(mdl, modelId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtModelGetId))f)(mdl, modelId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelGetId))f)(mdl, modelId));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtStreamCreate(rtStream_t* stm, int32_t priority) {
     void *f = npu_front_load(640);
     if (f == NULL)
         return (rtError_t)npu_front_fail(640);
-    return ((__typeof__(&rtStreamCreate))f)(stm, priority);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamCreate))f)(stm, priority));
 }
 
 NPU_EXPORT rtError_t rtStreamCreate(rtStream_t* stm, int32_t priority) {
@@ -10271,14 +10271,14 @@ NPU_EXPORT rtError_t rtStreamCreate(rtStream_t* stm, int32_t priority) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamCreate(stm, priority);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtStreamCreate))f)(stm, priority);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamCreate))f)(stm, priority));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtStreamCreateWithConfig(rtStream_t* stm, rtStreamConfigHandle* handle) {
     void *f = npu_front_load(641);
     if (f == NULL)
         return (rtError_t)npu_front_fail(641);
-    return ((__typeof__(&rtStreamCreateWithConfig))f)(stm, handle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamCreateWithConfig))f)(stm, handle));
 }
 
 NPU_EXPORT rtError_t rtStreamCreateWithConfig(rtStream_t* stm, rtStreamConfigHandle* handle) {
@@ -10286,14 +10286,14 @@ NPU_EXPORT rtError_t rtStreamCreateWithConfig(rtStream_t* stm, rtStreamConfigHan
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamCreateWithConfig(stm, handle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtStreamCreateWithConfig))f)(stm, handle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamCreateWithConfig))f)(stm, handle));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtStreamGetPriority(const rtStream_t stm, uint32_t* priority) {
     void *f = npu_front_load(642);
     if (f == NULL)
         return (rtError_t)npu_front_fail(642);
-    return ((__typeof__(&rtStreamGetPriority))f)(stm, priority);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamGetPriority))f)(stm, priority));
 }
 
 NPU_EXPORT rtError_t rtStreamGetPriority(const rtStream_t stm, uint32_t* priority) {
@@ -10301,14 +10301,14 @@ NPU_EXPORT rtError_t rtStreamGetPriority(const rtStream_t stm, uint32_t* priorit
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamGetPriority(stm, priority);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtStreamGetPriority))f)(stm, priority);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamGetPriority))f)(stm, priority));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtStreamGetFlags(const rtStream_t stm, uint32_t* flags) {
     void *f = npu_front_load(643);
     if (f == NULL)
         return (rtError_t)npu_front_fail(643);
-    return ((__typeof__(&rtStreamGetFlags))f)(stm, flags);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamGetFlags))f)(stm, flags));
 }
 
 NPU_EXPORT rtError_t rtStreamGetFlags(const rtStream_t stm, uint32_t* flags) {
@@ -10316,14 +10316,14 @@ NPU_EXPORT rtError_t rtStreamGetFlags(const rtStream_t stm, uint32_t* flags) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamGetFlags(stm, flags);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtStreamGetFlags))f)(stm, flags);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamGetFlags))f)(stm, flags));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtStreamDestroy(rtStream_t stm) {
     void *f = npu_front_load(644);
     if (f == NULL)
         return (rtError_t)npu_front_fail(644);
-    return ((__typeof__(&rtStreamDestroy))f)(stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamDestroy))f)(stm));
 }
 
 NPU_EXPORT rtError_t rtStreamDestroy(rtStream_t stm) {
@@ -10331,14 +10331,14 @@ NPU_EXPORT rtError_t rtStreamDestroy(rtStream_t stm) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamDestroy(stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtStreamDestroy))f)(stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamDestroy))f)(stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtStreamDestroyForce(rtStream_t stm) {
     void *f = npu_front_load(645);
     if (f == NULL)
         return (rtError_t)npu_front_fail(645);
-    return ((__typeof__(&rtStreamDestroyForce))f)(stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamDestroyForce))f)(stm));
 }
 
 NPU_EXPORT rtError_t rtStreamDestroyForce(rtStream_t stm) {
@@ -10346,14 +10346,14 @@ NPU_EXPORT rtError_t rtStreamDestroyForce(rtStream_t stm) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamDestroyForce(stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtStreamDestroyForce))f)(stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamDestroyForce))f)(stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtStreamWaitEvent(rtStream_t stm, rtEvent_t evt) {
     void *f = npu_front_load(646);
     if (f == NULL)
         return (rtError_t)npu_front_fail(646);
-    return ((__typeof__(&rtStreamWaitEvent))f)(stm, evt);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamWaitEvent))f)(stm, evt));
 }
 
 NPU_EXPORT rtError_t rtStreamWaitEvent(rtStream_t stm, rtEvent_t evt) {
@@ -10361,14 +10361,14 @@ NPU_EXPORT rtError_t rtStreamWaitEvent(rtStream_t stm, rtEvent_t evt) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamWaitEvent(stm, evt);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtStreamWaitEvent))f)(stm, evt);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamWaitEvent))f)(stm, evt));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtStreamSynchronize(rtStream_t stm) {
     void *f = npu_front_load(647);
     if (f == NULL)
         return (rtError_t)npu_front_fail(647);
-    return ((__typeof__(&rtStreamSynchronize))f)(stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamSynchronize))f)(stm));
 }
 
 NPU_EXPORT rtError_t rtStreamSynchronize(rtStream_t stm) {
@@ -10376,14 +10376,14 @@ NPU_EXPORT rtError_t rtStreamSynchronize(rtStream_t stm) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamSynchronize(stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtStreamSynchronize))f)(stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamSynchronize))f)(stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtStreamSynchronizeWithTimeout(rtStream_t stm, int32_t timeout) {
     void *f = npu_front_load(648);
     if (f == NULL)
         return (rtError_t)npu_front_fail(648);
-    return ((__typeof__(&rtStreamSynchronizeWithTimeout))f)(stm, timeout);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamSynchronizeWithTimeout))f)(stm, timeout));
 }
 
 NPU_EXPORT rtError_t rtStreamSynchronizeWithTimeout(rtStream_t stm, int32_t timeout) {
@@ -10391,14 +10391,14 @@ NPU_EXPORT rtError_t rtStreamSynchronizeWithTimeout(rtStream_t stm, int32_t time
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamSynchronizeWithTimeout(stm, timeout);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtStreamSynchronizeWithTimeout))f)(stm, timeout);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamSynchronizeWithTimeout))f)(stm, timeout));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtStreamQuery(rtStream_t stm) {
     void *f = npu_front_load(649);
     if (f == NULL)
         return (rtError_t)npu_front_fail(649);
-    return ((__typeof__(&rtStreamQuery))f)(stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamQuery))f)(stm));
 }
 
 NPU_EXPORT rtError_t rtStreamQuery(rtStream_t stm) {
@@ -10406,14 +10406,14 @@ NPU_EXPORT rtError_t rtStreamQuery(rtStream_t stm) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamQuery(stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtStreamQuery))f)(stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamQuery))f)(stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtSetStreamOverflowSwitch(rtStream_t stm, uint32_t flags) {
     void *f = npu_front_load(650);
     if (f == NULL)
         return (rtError_t)npu_front_fail(650);
-    return ((__typeof__(&rtSetStreamOverflowSwitch))f)(stm, flags);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetStreamOverflowSwitch))f)(stm, flags));
 }
 
 NPU_EXPORT rtError_t rtSetStreamOverflowSwitch(rtStream_t stm, uint32_t flags) {
@@ -10421,14 +10421,14 @@ NPU_EXPORT rtError_t rtSetStreamOverflowSwitch(rtStream_t stm, uint32_t flags) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtSetStreamOverflowSwitch(stm, flags);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtSetStreamOverflowSwitch))f)(stm, flags);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetStreamOverflowSwitch))f)(stm, flags));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtGetStreamOverflowSwitch(rtStream_t stm, uint32_t* flags) {
     void *f = npu_front_load(651);
     if (f == NULL)
         return (rtError_t)npu_front_fail(651);
-    return ((__typeof__(&rtGetStreamOverflowSwitch))f)(stm, flags);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetStreamOverflowSwitch))f)(stm, flags));
 }
 
 NPU_EXPORT rtError_t rtGetStreamOverflowSwitch(rtStream_t stm, uint32_t* flags) {
@@ -10436,14 +10436,14 @@ NPU_EXPORT rtError_t rtGetStreamOverflowSwitch(rtStream_t stm, uint32_t* flags) 
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetStreamOverflowSwitch(stm, flags);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtGetStreamOverflowSwitch))f)(stm, flags);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetStreamOverflowSwitch))f)(stm, flags));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtStreamAbort(rtStream_t stm) {
     void *f = npu_front_load(652);
     if (f == NULL)
         return (rtError_t)npu_front_fail(652);
-    return ((__typeof__(&rtStreamAbort))f)(stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamAbort))f)(stm));
 }
 
 NPU_EXPORT rtError_t rtStreamAbort(rtStream_t stm) {
@@ -10451,14 +10451,14 @@ NPU_EXPORT rtError_t rtStreamAbort(rtStream_t stm) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamAbort(stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtStreamAbort))f)(stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamAbort))f)(stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtStreamBeginCapture(rtStream_t stm, const rtStreamCaptureMode mode) {
     void *f = npu_front_load(653);
     if (f == NULL)
         return (rtError_t)npu_front_fail(653);
-    return ((__typeof__(&rtStreamBeginCapture))f)(stm, mode);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamBeginCapture))f)(stm, mode));
 }
 
 NPU_EXPORT rtError_t rtStreamBeginCapture(rtStream_t stm, const rtStreamCaptureMode mode) {
@@ -10466,14 +10466,14 @@ NPU_EXPORT rtError_t rtStreamBeginCapture(rtStream_t stm, const rtStreamCaptureM
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamBeginCapture(stm, mode);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtStreamBeginCapture))f)(stm, mode);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamBeginCapture))f)(stm, mode));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtStreamEndCapture(rtStream_t stm, rtModel_t* captureMdl) {
     void *f = npu_front_load(654);
     if (f == NULL)
         return (rtError_t)npu_front_fail(654);
-    return ((__typeof__(&rtStreamEndCapture))f)(stm, captureMdl);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamEndCapture))f)(stm, captureMdl));
 }
 
 NPU_EXPORT rtError_t rtStreamEndCapture(rtStream_t stm, rtModel_t* captureMdl) {
@@ -10481,14 +10481,14 @@ NPU_EXPORT rtError_t rtStreamEndCapture(rtStream_t stm, rtModel_t* captureMdl) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamEndCapture(stm, captureMdl);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtStreamEndCapture))f)(stm, captureMdl);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamEndCapture))f)(stm, captureMdl));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtStreamGetCaptureInfo(rtStream_t stm, rtStreamCaptureStatus* const status, rtModel_t* captureMdl) {
     void *f = npu_front_load(655);
     if (f == NULL)
         return (rtError_t)npu_front_fail(655);
-    return ((__typeof__(&rtStreamGetCaptureInfo))f)(stm, status, captureMdl);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamGetCaptureInfo))f)(stm, status, captureMdl));
 }
 
 NPU_EXPORT rtError_t rtStreamGetCaptureInfo(rtStream_t stm, rtStreamCaptureStatus* const status, rtModel_t* captureMdl) {
@@ -10496,14 +10496,14 @@ NPU_EXPORT rtError_t rtStreamGetCaptureInfo(rtStream_t stm, rtStreamCaptureStatu
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamGetCaptureInfo(stm, status, captureMdl);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtStreamGetCaptureInfo))f)(stm, status, captureMdl);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamGetCaptureInfo))f)(stm, status, captureMdl));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtThreadExchangeCaptureMode(rtStreamCaptureMode* mode) {
     void *f = npu_front_load(656);
     if (f == NULL)
         return (rtError_t)npu_front_fail(656);
-    return ((__typeof__(&rtThreadExchangeCaptureMode))f)(mode);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtThreadExchangeCaptureMode))f)(mode));
 }
 
 NPU_EXPORT rtError_t rtThreadExchangeCaptureMode(rtStreamCaptureMode* mode) {
@@ -10511,14 +10511,14 @@ NPU_EXPORT rtError_t rtThreadExchangeCaptureMode(rtStreamCaptureMode* mode) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtThreadExchangeCaptureMode(mode);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtThreadExchangeCaptureMode))f)(mode);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtThreadExchangeCaptureMode))f)(mode));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtAicpuKernelLaunchExWithArgs(const uint32_t kernelType, const char_t* const opName, const uint32_t numBlocks, const rtAicpuArgsEx_t* argsInfo, rtSmDesc_t* const smDesc, const rtStream_t stm, const uint32_t flags) {
     void *f = npu_front_load(657);
     if (f == NULL)
         return (rtError_t)npu_front_fail(657);
-    return ((__typeof__(&rtAicpuKernelLaunchExWithArgs))f)(kernelType, opName, numBlocks, argsInfo, smDesc, stm, flags);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtAicpuKernelLaunchExWithArgs))f)(kernelType, opName, numBlocks, argsInfo, smDesc, stm, flags));
 }
 
 NPU_EXPORT rtError_t rtAicpuKernelLaunchExWithArgs(const uint32_t kernelType, const char_t* const opName, const uint32_t numBlocks, const rtAicpuArgsEx_t* argsInfo, rtSmDesc_t* const smDesc, const rtStream_t stm, const uint32_t flags) {
@@ -10526,14 +10526,14 @@ NPU_EXPORT rtError_t rtAicpuKernelLaunchExWithArgs(const uint32_t kernelType, co
     if (__builtin_expect(f == NULL, 0))
         return load_rtAicpuKernelLaunchExWithArgs(kernelType, opName, numBlocks, argsInfo, smDesc, stm, flags);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtAicpuKernelLaunchExWithArgs))f)(kernelType, opName, numBlocks, argsInfo, smDesc, stm, flags);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtAicpuKernelLaunchExWithArgs))f)(kernelType, opName, numBlocks, argsInfo, smDesc, stm, flags));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtBinarySetExceptionCallback(rtBinHandle binHandle, rtOpExceptionCallback callback, void* userData) {
     void *f = npu_front_load(658);
     if (f == NULL)
         return (rtError_t)npu_front_fail(658);
-    return ((__typeof__(&rtBinarySetExceptionCallback))f)(binHandle, callback, userData);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtBinarySetExceptionCallback))f)(binHandle, callback, userData));
 }
 
 NPU_EXPORT rtError_t rtBinarySetExceptionCallback(rtBinHandle binHandle, rtOpExceptionCallback callback, void* userData) {
@@ -10541,14 +10541,14 @@ NPU_EXPORT rtError_t rtBinarySetExceptionCallback(rtBinHandle binHandle, rtOpExc
     if (__builtin_expect(f == NULL, 0))
         return load_rtBinarySetExceptionCallback(binHandle, callback, userData);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtBinarySetExceptionCallback))f)(binHandle, callback, userData);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtBinarySetExceptionCallback))f)(binHandle, callback, userData));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtGetFuncHandleFromExceptionInfo(const rtExceptionInfo_t* info, rtFuncHandle* func) {
     void *f = npu_front_load(659);
     if (f == NULL)
         return (rtError_t)npu_front_fail(659);
-    return ((__typeof__(&rtGetFuncHandleFromExceptionInfo))f)(info, func);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetFuncHandleFromExceptionInfo))f)(info, func));
 }
 
 NPU_EXPORT rtError_t rtGetFuncHandleFromExceptionInfo(const rtExceptionInfo_t* info, rtFuncHandle* func) {
@@ -10556,14 +10556,14 @@ NPU_EXPORT rtError_t rtGetFuncHandleFromExceptionInfo(const rtExceptionInfo_t* i
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetFuncHandleFromExceptionInfo(info, func);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtGetFuncHandleFromExceptionInfo))f)(info, func);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetFuncHandleFromExceptionInfo))f)(info, func));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtRegisterAllKernel(const rtDevBinary_t* bin, void** hdl) {
     void *f = npu_front_load(660);
     if (f == NULL)
         return (rtError_t)npu_front_fail(660);
-    return ((__typeof__(&rtRegisterAllKernel))f)(bin, hdl);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtRegisterAllKernel))f)(bin, hdl));
 }
 
 NPU_EXPORT rtError_t rtRegisterAllKernel(const rtDevBinary_t* bin, void** hdl) {
@@ -10571,14 +10571,14 @@ NPU_EXPORT rtError_t rtRegisterAllKernel(const rtDevBinary_t* bin, void** hdl) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtRegisterAllKernel(bin, hdl);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtRegisterAllKernel))f)(bin, hdl);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtRegisterAllKernel))f)(bin, hdl));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtDevBinaryRegister(const rtDevBinary_t* bin, void** hdl) {
     void *f = npu_front_load(661);
     if (f == NULL)
         return (rtError_t)npu_front_fail(661);
-    return ((__typeof__(&rtDevBinaryRegister))f)(bin, hdl);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDevBinaryRegister))f)(bin, hdl));
 }
 
 NPU_EXPORT rtError_t rtDevBinaryRegister(const rtDevBinary_t* bin, void** hdl) {
@@ -10586,14 +10586,14 @@ NPU_EXPORT rtError_t rtDevBinaryRegister(const rtDevBinary_t* bin, void** hdl) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtDevBinaryRegister(bin, hdl);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtDevBinaryRegister))f)(bin, hdl);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDevBinaryRegister))f)(bin, hdl));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtDevBinaryUnRegister(void* hdl) {
     void *f = npu_front_load(662);
     if (f == NULL)
         return (rtError_t)npu_front_fail(662);
-    return ((__typeof__(&rtDevBinaryUnRegister))f)(hdl);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDevBinaryUnRegister))f)(hdl));
 }
 
 NPU_EXPORT rtError_t rtDevBinaryUnRegister(void* hdl) {
@@ -10601,14 +10601,14 @@ NPU_EXPORT rtError_t rtDevBinaryUnRegister(void* hdl) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtDevBinaryUnRegister(hdl);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtDevBinaryUnRegister))f)(hdl);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDevBinaryUnRegister))f)(hdl));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtFunctionRegister(void* binHandle, const void* stubFunc, const char_t* stubName, const void* kernelInfoExt, uint32_t funcMode) {
     void *f = npu_front_load(663);
     if (f == NULL)
         return (rtError_t)npu_front_fail(663);
-    return ((__typeof__(&rtFunctionRegister))f)(binHandle, stubFunc, stubName, kernelInfoExt, funcMode);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFunctionRegister))f)(binHandle, stubFunc, stubName, kernelInfoExt, funcMode));
 }
 
 NPU_EXPORT rtError_t rtFunctionRegister(void* binHandle, const void* stubFunc, const char_t* stubName, const void* kernelInfoExt, uint32_t funcMode) {
@@ -10616,14 +10616,14 @@ NPU_EXPORT rtError_t rtFunctionRegister(void* binHandle, const void* stubFunc, c
     if (__builtin_expect(f == NULL, 0))
         return load_rtFunctionRegister(binHandle, stubFunc, stubName, kernelInfoExt, funcMode);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtFunctionRegister))f)(binHandle, stubFunc, stubName, kernelInfoExt, funcMode);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFunctionRegister))f)(binHandle, stubFunc, stubName, kernelInfoExt, funcMode));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtKernelLaunch(const void* stubFunc, uint32_t numBlocks, void* args, uint32_t argsSize, rtSmDesc_t* smDesc, rtStream_t stm) {
     void *f = npu_front_load(664);
     if (f == NULL)
         return (rtError_t)npu_front_fail(664);
-    return ((__typeof__(&rtKernelLaunch))f)(stubFunc, numBlocks, args, argsSize, smDesc, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtKernelLaunch))f)(stubFunc, numBlocks, args, argsSize, smDesc, stm));
 }
 
 NPU_EXPORT rtError_t rtKernelLaunch(const void* stubFunc, uint32_t numBlocks, void* args, uint32_t argsSize, rtSmDesc_t* smDesc, rtStream_t stm) {
@@ -10631,14 +10631,14 @@ NPU_EXPORT rtError_t rtKernelLaunch(const void* stubFunc, uint32_t numBlocks, vo
     if (__builtin_expect(f == NULL, 0))
         return load_rtKernelLaunch(stubFunc, numBlocks, args, argsSize, smDesc, stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtKernelLaunch))f)(stubFunc, numBlocks, args, argsSize, smDesc, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtKernelLaunch))f)(stubFunc, numBlocks, args, argsSize, smDesc, stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtKernelLaunchWithHandle(void* hdl, const uint64_t tilingKey, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, const void* kernelInfo) {
     void *f = npu_front_load(665);
     if (f == NULL)
         return (rtError_t)npu_front_fail(665);
-    return ((__typeof__(&rtKernelLaunchWithHandle))f)(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, kernelInfo);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtKernelLaunchWithHandle))f)(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, kernelInfo));
 }
 
 NPU_EXPORT rtError_t rtKernelLaunchWithHandle(void* hdl, const uint64_t tilingKey, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, const void* kernelInfo) {
@@ -10646,14 +10646,14 @@ NPU_EXPORT rtError_t rtKernelLaunchWithHandle(void* hdl, const uint64_t tilingKe
     if (__builtin_expect(f == NULL, 0))
         return load_rtKernelLaunchWithHandle(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, kernelInfo);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtKernelLaunchWithHandle))f)(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, kernelInfo);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtKernelLaunchWithHandle))f)(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, kernelInfo));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtKernelLaunchWithHandleV2(void* hdl, const uint64_t tilingKey, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, const rtTaskCfgInfo_t* cfgInfo) {
     void *f = npu_front_load(666);
     if (f == NULL)
         return (rtError_t)npu_front_fail(666);
-    return ((__typeof__(&rtKernelLaunchWithHandleV2))f)(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, cfgInfo);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtKernelLaunchWithHandleV2))f)(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, cfgInfo));
 }
 
 NPU_EXPORT rtError_t rtKernelLaunchWithHandleV2(void* hdl, const uint64_t tilingKey, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, const rtTaskCfgInfo_t* cfgInfo) {
@@ -10661,14 +10661,14 @@ NPU_EXPORT rtError_t rtKernelLaunchWithHandleV2(void* hdl, const uint64_t tiling
     if (__builtin_expect(f == NULL, 0))
         return load_rtKernelLaunchWithHandleV2(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, cfgInfo);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtKernelLaunchWithHandleV2))f)(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, cfgInfo);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtKernelLaunchWithHandleV2))f)(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, cfgInfo));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtKernelLaunchWithFlag(const void* stubFunc, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags) {
     void *f = npu_front_load(667);
     if (f == NULL)
         return (rtError_t)npu_front_fail(667);
-    return ((__typeof__(&rtKernelLaunchWithFlag))f)(stubFunc, numBlocks, argsInfo, smDesc, stm, flags);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtKernelLaunchWithFlag))f)(stubFunc, numBlocks, argsInfo, smDesc, stm, flags));
 }
 
 NPU_EXPORT rtError_t rtKernelLaunchWithFlag(const void* stubFunc, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags) {
@@ -10676,14 +10676,14 @@ NPU_EXPORT rtError_t rtKernelLaunchWithFlag(const void* stubFunc, uint32_t numBl
     if (__builtin_expect(f == NULL, 0))
         return load_rtKernelLaunchWithFlag(stubFunc, numBlocks, argsInfo, smDesc, stm, flags);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtKernelLaunchWithFlag))f)(stubFunc, numBlocks, argsInfo, smDesc, stm, flags);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtKernelLaunchWithFlag))f)(stubFunc, numBlocks, argsInfo, smDesc, stm, flags));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtKernelLaunchWithFlagV2(const void* stubFunc, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags, const rtTaskCfgInfo_t* cfgInfo) {
     void *f = npu_front_load(668);
     if (f == NULL)
         return (rtError_t)npu_front_fail(668);
-    return ((__typeof__(&rtKernelLaunchWithFlagV2))f)(stubFunc, numBlocks, argsInfo, smDesc, stm, flags, cfgInfo);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtKernelLaunchWithFlagV2))f)(stubFunc, numBlocks, argsInfo, smDesc, stm, flags, cfgInfo));
 }
 
 NPU_EXPORT rtError_t rtKernelLaunchWithFlagV2(const void* stubFunc, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags, const rtTaskCfgInfo_t* cfgInfo) {
@@ -10691,14 +10691,14 @@ NPU_EXPORT rtError_t rtKernelLaunchWithFlagV2(const void* stubFunc, uint32_t num
     if (__builtin_expect(f == NULL, 0))
         return load_rtKernelLaunchWithFlagV2(stubFunc, numBlocks, argsInfo, smDesc, stm, flags, cfgInfo);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtKernelLaunchWithFlagV2))f)(stubFunc, numBlocks, argsInfo, smDesc, stm, flags, cfgInfo);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtKernelLaunchWithFlagV2))f)(stubFunc, numBlocks, argsInfo, smDesc, stm, flags, cfgInfo));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtAicpuKernelLaunchWithFlag(const rtKernelLaunchNames_t* launchNames, uint32_t numBlocks, const rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags) {
     void *f = npu_front_load(669);
     if (f == NULL)
         return (rtError_t)npu_front_fail(669);
-    return ((__typeof__(&rtAicpuKernelLaunchWithFlag))f)(launchNames, numBlocks, argsInfo, smDesc, stm, flags);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtAicpuKernelLaunchWithFlag))f)(launchNames, numBlocks, argsInfo, smDesc, stm, flags));
 }
 
 NPU_EXPORT rtError_t rtAicpuKernelLaunchWithFlag(const rtKernelLaunchNames_t* launchNames, uint32_t numBlocks, const rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags) {
@@ -10706,14 +10706,14 @@ NPU_EXPORT rtError_t rtAicpuKernelLaunchWithFlag(const rtKernelLaunchNames_t* la
     if (__builtin_expect(f == NULL, 0))
         return load_rtAicpuKernelLaunchWithFlag(launchNames, numBlocks, argsInfo, smDesc, stm, flags);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtAicpuKernelLaunchWithFlag))f)(launchNames, numBlocks, argsInfo, smDesc, stm, flags);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtAicpuKernelLaunchWithFlag))f)(launchNames, numBlocks, argsInfo, smDesc, stm, flags));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtSubscribeReport(uint64_t threadId, rtStream_t stm) {
     void *f = npu_front_load(670);
     if (f == NULL)
         return (rtError_t)npu_front_fail(670);
-    return ((__typeof__(&rtSubscribeReport))f)(threadId, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSubscribeReport))f)(threadId, stm));
 }
 
 NPU_EXPORT rtError_t rtSubscribeReport(uint64_t threadId, rtStream_t stm) {
@@ -10721,14 +10721,14 @@ NPU_EXPORT rtError_t rtSubscribeReport(uint64_t threadId, rtStream_t stm) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtSubscribeReport(threadId, stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtSubscribeReport))f)(threadId, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSubscribeReport))f)(threadId, stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtCallbackLaunch(rtCallback_t callBackFunc, void* fnData, rtStream_t stm, bool isBlock) {
     void *f = npu_front_load(671);
     if (f == NULL)
         return (rtError_t)npu_front_fail(671);
-    return ((__typeof__(&rtCallbackLaunch))f)(callBackFunc, fnData, stm, isBlock);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCallbackLaunch))f)(callBackFunc, fnData, stm, isBlock));
 }
 
 NPU_EXPORT rtError_t rtCallbackLaunch(rtCallback_t callBackFunc, void* fnData, rtStream_t stm, bool isBlock) {
@@ -10736,14 +10736,14 @@ NPU_EXPORT rtError_t rtCallbackLaunch(rtCallback_t callBackFunc, void* fnData, r
     if (__builtin_expect(f == NULL, 0))
         return load_rtCallbackLaunch(callBackFunc, fnData, stm, isBlock);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtCallbackLaunch))f)(callBackFunc, fnData, stm, isBlock);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCallbackLaunch))f)(callBackFunc, fnData, stm, isBlock));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtProcessReport(int32_t timeout) {
     void *f = npu_front_load(672);
     if (f == NULL)
         return (rtError_t)npu_front_fail(672);
-    return ((__typeof__(&rtProcessReport))f)(timeout);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtProcessReport))f)(timeout));
 }
 
 NPU_EXPORT rtError_t rtProcessReport(int32_t timeout) {
@@ -10751,14 +10751,14 @@ NPU_EXPORT rtError_t rtProcessReport(int32_t timeout) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtProcessReport(timeout);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtProcessReport))f)(timeout);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtProcessReport))f)(timeout));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtUnSubscribeReport(uint64_t threadId, rtStream_t stm) {
     void *f = npu_front_load(673);
     if (f == NULL)
         return (rtError_t)npu_front_fail(673);
-    return ((__typeof__(&rtUnSubscribeReport))f)(threadId, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtUnSubscribeReport))f)(threadId, stm));
 }
 
 NPU_EXPORT rtError_t rtUnSubscribeReport(uint64_t threadId, rtStream_t stm) {
@@ -10766,14 +10766,14 @@ NPU_EXPORT rtError_t rtUnSubscribeReport(uint64_t threadId, rtStream_t stm) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtUnSubscribeReport(threadId, stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtUnSubscribeReport))f)(threadId, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtUnSubscribeReport))f)(threadId, stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtBinaryUnLoad(rtBinHandle binHandle) {
     void *f = npu_front_load(674);
     if (f == NULL)
         return (rtError_t)npu_front_fail(674);
-    return ((__typeof__(&rtBinaryUnLoad))f)(binHandle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtBinaryUnLoad))f)(binHandle));
 }
 
 NPU_EXPORT rtError_t rtBinaryUnLoad(rtBinHandle binHandle) {
@@ -10781,14 +10781,14 @@ NPU_EXPORT rtError_t rtBinaryUnLoad(rtBinHandle binHandle) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtBinaryUnLoad(binHandle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtBinaryUnLoad))f)(binHandle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtBinaryUnLoad))f)(binHandle));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtGetDeviceSatStatus(void* const outputAddrPtr, const uint64_t outputSize, rtStream_t stm) {
     void *f = npu_front_load(675);
     if (f == NULL)
         return (rtError_t)npu_front_fail(675);
-    return ((__typeof__(&rtGetDeviceSatStatus))f)(outputAddrPtr, outputSize, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetDeviceSatStatus))f)(outputAddrPtr, outputSize, stm));
 }
 
 NPU_EXPORT rtError_t rtGetDeviceSatStatus(void* const outputAddrPtr, const uint64_t outputSize, rtStream_t stm) {
@@ -10796,14 +10796,14 @@ NPU_EXPORT rtError_t rtGetDeviceSatStatus(void* const outputAddrPtr, const uint6
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetDeviceSatStatus(outputAddrPtr, outputSize, stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtGetDeviceSatStatus))f)(outputAddrPtr, outputSize, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetDeviceSatStatus))f)(outputAddrPtr, outputSize, stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtCleanDeviceSatStatus(rtStream_t stm) {
     void *f = npu_front_load(676);
     if (f == NULL)
         return (rtError_t)npu_front_fail(676);
-    return ((__typeof__(&rtCleanDeviceSatStatus))f)(stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCleanDeviceSatStatus))f)(stm));
 }
 
 NPU_EXPORT rtError_t rtCleanDeviceSatStatus(rtStream_t stm) {
@@ -10811,14 +10811,14 @@ NPU_EXPORT rtError_t rtCleanDeviceSatStatus(rtStream_t stm) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtCleanDeviceSatStatus(stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtCleanDeviceSatStatus))f)(stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCleanDeviceSatStatus))f)(stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtSubscribeHostFunc(uint64_t threadId, rtStream_t stream) {
     void *f = npu_front_load(677);
     if (f == NULL)
         return (rtError_t)npu_front_fail(677);
-    return ((__typeof__(&rtSubscribeHostFunc))f)(threadId, stream);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSubscribeHostFunc))f)(threadId, stream));
 }
 
 NPU_EXPORT rtError_t rtSubscribeHostFunc(uint64_t threadId, rtStream_t stream) {
@@ -10826,14 +10826,14 @@ NPU_EXPORT rtError_t rtSubscribeHostFunc(uint64_t threadId, rtStream_t stream) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtSubscribeHostFunc(threadId, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtSubscribeHostFunc))f)(threadId, stream);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSubscribeHostFunc))f)(threadId, stream));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtProcessHostFunc(int32_t timeout) {
     void *f = npu_front_load(678);
     if (f == NULL)
         return (rtError_t)npu_front_fail(678);
-    return ((__typeof__(&rtProcessHostFunc))f)(timeout);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtProcessHostFunc))f)(timeout));
 }
 
 NPU_EXPORT rtError_t rtProcessHostFunc(int32_t timeout) {
@@ -10841,14 +10841,14 @@ NPU_EXPORT rtError_t rtProcessHostFunc(int32_t timeout) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtProcessHostFunc(timeout);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtProcessHostFunc))f)(timeout);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtProcessHostFunc))f)(timeout));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtUnSubscribeHostFunc(uint64_t threadId, rtStream_t stream) {
     void *f = npu_front_load(679);
     if (f == NULL)
         return (rtError_t)npu_front_fail(679);
-    return ((__typeof__(&rtUnSubscribeHostFunc))f)(threadId, stream);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtUnSubscribeHostFunc))f)(threadId, stream));
 }
 
 NPU_EXPORT rtError_t rtUnSubscribeHostFunc(uint64_t threadId, rtStream_t stream) {
@@ -10856,14 +10856,14 @@ NPU_EXPORT rtError_t rtUnSubscribeHostFunc(uint64_t threadId, rtStream_t stream)
     if (__builtin_expect(f == NULL, 0))
         return load_rtUnSubscribeHostFunc(threadId, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtUnSubscribeHostFunc))f)(threadId, stream);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtUnSubscribeHostFunc))f)(threadId, stream));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtBinaryLoadWithoutTilingKey(const void* data, const uint64_t length, rtBinHandle* binHandle) {
     void *f = npu_front_load(680);
     if (f == NULL)
         return (rtError_t)npu_front_fail(680);
-    return ((__typeof__(&rtBinaryLoadWithoutTilingKey))f)(data, length, binHandle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtBinaryLoadWithoutTilingKey))f)(data, length, binHandle));
 }
 
 NPU_EXPORT rtError_t rtBinaryLoadWithoutTilingKey(const void* data, const uint64_t length, rtBinHandle* binHandle) {
@@ -10871,14 +10871,14 @@ NPU_EXPORT rtError_t rtBinaryLoadWithoutTilingKey(const void* data, const uint64
     if (__builtin_expect(f == NULL, 0))
         return load_rtBinaryLoadWithoutTilingKey(data, length, binHandle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtBinaryLoadWithoutTilingKey))f)(data, length, binHandle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtBinaryLoadWithoutTilingKey))f)(data, length, binHandle));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtLaunchKernelByFuncHandleV3(rtFuncHandle funcHandle, uint32_t numBlocks, const rtArgsEx_t* const argsInfo, rtStream_t stm, const rtTaskCfgInfo_t* const cfgInfo) {
     void *f = npu_front_load(681);
     if (f == NULL)
         return (rtError_t)npu_front_fail(681);
-    return ((__typeof__(&rtLaunchKernelByFuncHandleV3))f)(funcHandle, numBlocks, argsInfo, stm, cfgInfo);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtLaunchKernelByFuncHandleV3))f)(funcHandle, numBlocks, argsInfo, stm, cfgInfo));
 }
 
 NPU_EXPORT rtError_t rtLaunchKernelByFuncHandleV3(rtFuncHandle funcHandle, uint32_t numBlocks, const rtArgsEx_t* const argsInfo, rtStream_t stm, const rtTaskCfgInfo_t* const cfgInfo) {
@@ -10886,14 +10886,14 @@ NPU_EXPORT rtError_t rtLaunchKernelByFuncHandleV3(rtFuncHandle funcHandle, uint3
     if (__builtin_expect(f == NULL, 0))
         return load_rtLaunchKernelByFuncHandleV3(funcHandle, numBlocks, argsInfo, stm, cfgInfo);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtLaunchKernelByFuncHandleV3))f)(funcHandle, numBlocks, argsInfo, stm, cfgInfo);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtLaunchKernelByFuncHandleV3))f)(funcHandle, numBlocks, argsInfo, stm, cfgInfo));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtCacheLastTaskOpInfo(const void* const infoPtr, const size_t infoSize) {
     void *f = npu_front_load(682);
     if (f == NULL)
         return (rtError_t)npu_front_fail(682);
-    return ((__typeof__(&rtCacheLastTaskOpInfo))f)(infoPtr, infoSize);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCacheLastTaskOpInfo))f)(infoPtr, infoSize));
 }
 
 NPU_EXPORT rtError_t rtCacheLastTaskOpInfo(const void* const infoPtr, const size_t infoSize) {
@@ -10901,14 +10901,14 @@ NPU_EXPORT rtError_t rtCacheLastTaskOpInfo(const void* const infoPtr, const size
     if (__builtin_expect(f == NULL, 0))
         return load_rtCacheLastTaskOpInfo(infoPtr, infoSize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtCacheLastTaskOpInfo))f)(infoPtr, infoSize);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCacheLastTaskOpInfo))f)(infoPtr, infoSize));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtFunctionGetAttribute(rtFuncHandle funcHandle, rtFuncAttribute attrType, int64_t* attrValue) {
     void *f = npu_front_load(683);
     if (f == NULL)
         return (rtError_t)npu_front_fail(683);
-    return ((__typeof__(&rtFunctionGetAttribute))f)(funcHandle, attrType, attrValue);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFunctionGetAttribute))f)(funcHandle, attrType, attrValue));
 }
 
 NPU_EXPORT rtError_t rtFunctionGetAttribute(rtFuncHandle funcHandle, rtFuncAttribute attrType, int64_t* attrValue) {
@@ -10916,14 +10916,14 @@ NPU_EXPORT rtError_t rtFunctionGetAttribute(rtFuncHandle funcHandle, rtFuncAttri
     if (__builtin_expect(f == NULL, 0))
         return load_rtFunctionGetAttribute(funcHandle, attrType, attrValue);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtFunctionGetAttribute))f)(funcHandle, attrType, attrValue);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFunctionGetAttribute))f)(funcHandle, attrType, attrValue));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMbufAlloc(rtMbufPtr_t* memBuf, uint64_t size) {
     void *f = npu_front_load(684);
     if (f == NULL)
         return (rtError_t)npu_front_fail(684);
-    return ((__typeof__(&rtMbufAlloc))f)(memBuf, size);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMbufAlloc))f)(memBuf, size));
 }
 
 NPU_EXPORT rtError_t rtMbufAlloc(rtMbufPtr_t* memBuf, uint64_t size) {
@@ -10931,14 +10931,14 @@ NPU_EXPORT rtError_t rtMbufAlloc(rtMbufPtr_t* memBuf, uint64_t size) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtMbufAlloc(memBuf, size);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMbufAlloc))f)(memBuf, size);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMbufAlloc))f)(memBuf, size));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMbufFree(rtMbufPtr_t memBuf) {
     void *f = npu_front_load(685);
     if (f == NULL)
         return (rtError_t)npu_front_fail(685);
-    return ((__typeof__(&rtMbufFree))f)(memBuf);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMbufFree))f)(memBuf));
 }
 
 NPU_EXPORT rtError_t rtMbufFree(rtMbufPtr_t memBuf) {
@@ -10946,14 +10946,14 @@ NPU_EXPORT rtError_t rtMbufFree(rtMbufPtr_t memBuf) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtMbufFree(memBuf);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMbufFree))f)(memBuf);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMbufFree))f)(memBuf));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMbufSetDataLen(rtMbufPtr_t memBuf, uint64_t len) {
     void *f = npu_front_load(686);
     if (f == NULL)
         return (rtError_t)npu_front_fail(686);
-    return ((__typeof__(&rtMbufSetDataLen))f)(memBuf, len);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMbufSetDataLen))f)(memBuf, len));
 }
 
 NPU_EXPORT rtError_t rtMbufSetDataLen(rtMbufPtr_t memBuf, uint64_t len) {
@@ -10961,14 +10961,14 @@ NPU_EXPORT rtError_t rtMbufSetDataLen(rtMbufPtr_t memBuf, uint64_t len) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtMbufSetDataLen(memBuf, len);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMbufSetDataLen))f)(memBuf, len);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMbufSetDataLen))f)(memBuf, len));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMbufGetDataLen(rtMbufPtr_t memBuf, uint64_t* len) {
     void *f = npu_front_load(687);
     if (f == NULL)
         return (rtError_t)npu_front_fail(687);
-    return ((__typeof__(&rtMbufGetDataLen))f)(memBuf, len);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMbufGetDataLen))f)(memBuf, len));
 }
 
 NPU_EXPORT rtError_t rtMbufGetDataLen(rtMbufPtr_t memBuf, uint64_t* len) {
@@ -10976,14 +10976,14 @@ NPU_EXPORT rtError_t rtMbufGetDataLen(rtMbufPtr_t memBuf, uint64_t* len) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtMbufGetDataLen(memBuf, len);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMbufGetDataLen))f)(memBuf, len);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMbufGetDataLen))f)(memBuf, len));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMbufGetBuffAddr(rtMbufPtr_t memBuf, void** buf) {
     void *f = npu_front_load(688);
     if (f == NULL)
         return (rtError_t)npu_front_fail(688);
-    return ((__typeof__(&rtMbufGetBuffAddr))f)(memBuf, buf);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMbufGetBuffAddr))f)(memBuf, buf));
 }
 
 NPU_EXPORT rtError_t rtMbufGetBuffAddr(rtMbufPtr_t memBuf, void** buf) {
@@ -10991,14 +10991,14 @@ NPU_EXPORT rtError_t rtMbufGetBuffAddr(rtMbufPtr_t memBuf, void** buf) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtMbufGetBuffAddr(memBuf, buf);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMbufGetBuffAddr))f)(memBuf, buf);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMbufGetBuffAddr))f)(memBuf, buf));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMbufGetBuffSize(rtMbufPtr_t memBuf, uint64_t* totalSize) {
     void *f = npu_front_load(689);
     if (f == NULL)
         return (rtError_t)npu_front_fail(689);
-    return ((__typeof__(&rtMbufGetBuffSize))f)(memBuf, totalSize);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMbufGetBuffSize))f)(memBuf, totalSize));
 }
 
 NPU_EXPORT rtError_t rtMbufGetBuffSize(rtMbufPtr_t memBuf, uint64_t* totalSize) {
@@ -11006,14 +11006,14 @@ NPU_EXPORT rtError_t rtMbufGetBuffSize(rtMbufPtr_t memBuf, uint64_t* totalSize) 
     if (__builtin_expect(f == NULL, 0))
         return load_rtMbufGetBuffSize(memBuf, totalSize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMbufGetBuffSize))f)(memBuf, totalSize);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMbufGetBuffSize))f)(memBuf, totalSize));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMbufGetPrivInfo(rtMbufPtr_t memBuf, void** priv, uint64_t* size) {
     void *f = npu_front_load(690);
     if (f == NULL)
         return (rtError_t)npu_front_fail(690);
-    return ((__typeof__(&rtMbufGetPrivInfo))f)(memBuf, priv, size);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMbufGetPrivInfo))f)(memBuf, priv, size));
 }
 
 NPU_EXPORT rtError_t rtMbufGetPrivInfo(rtMbufPtr_t memBuf, void** priv, uint64_t* size) {
@@ -11021,14 +11021,14 @@ NPU_EXPORT rtError_t rtMbufGetPrivInfo(rtMbufPtr_t memBuf, void** priv, uint64_t
     if (__builtin_expect(f == NULL, 0))
         return load_rtMbufGetPrivInfo(memBuf, priv, size);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMbufGetPrivInfo))f)(memBuf, priv, size);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMbufGetPrivInfo))f)(memBuf, priv, size));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMbufCopyBufRef(rtMbufPtr_t memBuf, rtMbufPtr_t* newMemBuf) {
     void *f = npu_front_load(691);
     if (f == NULL)
         return (rtError_t)npu_front_fail(691);
-    return ((__typeof__(&rtMbufCopyBufRef))f)(memBuf, newMemBuf);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMbufCopyBufRef))f)(memBuf, newMemBuf));
 }
 
 NPU_EXPORT rtError_t rtMbufCopyBufRef(rtMbufPtr_t memBuf, rtMbufPtr_t* newMemBuf) {
@@ -11036,14 +11036,14 @@ NPU_EXPORT rtError_t rtMbufCopyBufRef(rtMbufPtr_t memBuf, rtMbufPtr_t* newMemBuf
     if (__builtin_expect(f == NULL, 0))
         return load_rtMbufCopyBufRef(memBuf, newMemBuf);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMbufCopyBufRef))f)(memBuf, newMemBuf);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMbufCopyBufRef))f)(memBuf, newMemBuf));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemcpy(void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind) {
     void *f = npu_front_load(692);
     if (f == NULL)
         return (rtError_t)npu_front_fail(692);
-    return ((__typeof__(&rtMemcpy))f)(dst, destMax, src, cnt, kind);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemcpy))f)(dst, destMax, src, cnt, kind));
 }
 
 NPU_EXPORT rtError_t rtMemcpy(void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind) {
@@ -11051,14 +11051,14 @@ NPU_EXPORT rtError_t rtMemcpy(void* dst, uint64_t destMax, const void* src, uint
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemcpy(dst, destMax, src, cnt, kind);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemcpy))f)(dst, destMax, src, cnt, kind);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemcpy))f)(dst, destMax, src, cnt, kind));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMallocPhysical(rtDrvMemHandle* handle, size_t size, rtDrvMemProp_t* prop, uint64_t flags) {
     void *f = npu_front_load(693);
     if (f == NULL)
         return (rtError_t)npu_front_fail(693);
-    return ((__typeof__(&rtMallocPhysical))f)(handle, size, prop, flags);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMallocPhysical))f)(handle, size, prop, flags));
 }
 
 NPU_EXPORT rtError_t rtMallocPhysical(rtDrvMemHandle* handle, size_t size, rtDrvMemProp_t* prop, uint64_t flags) {
@@ -11066,14 +11066,14 @@ NPU_EXPORT rtError_t rtMallocPhysical(rtDrvMemHandle* handle, size_t size, rtDrv
     if (__builtin_expect(f == NULL, 0))
         return load_rtMallocPhysical(handle, size, prop, flags);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMallocPhysical))f)(handle, size, prop, flags);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMallocPhysical))f)(handle, size, prop, flags));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMalloc(void** devPtr, uint64_t size, rtMemType_t type, const uint16_t moduleId) {
     void *f = npu_front_load(694);
     if (f == NULL)
         return (rtError_t)npu_front_fail(694);
-    return ((__typeof__(&rtMalloc))f)(devPtr, size, type, moduleId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMalloc))f)(devPtr, size, type, moduleId));
 }
 
 NPU_EXPORT rtError_t rtMalloc(void** devPtr, uint64_t size, rtMemType_t type, const uint16_t moduleId) {
@@ -11081,14 +11081,14 @@ NPU_EXPORT rtError_t rtMalloc(void** devPtr, uint64_t size, rtMemType_t type, co
     if (__builtin_expect(f == NULL, 0))
         return load_rtMalloc(devPtr, size, type, moduleId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMalloc))f)(devPtr, size, type, moduleId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMalloc))f)(devPtr, size, type, moduleId));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtFree(void* devPtr) {
     void *f = npu_front_load(695);
     if (f == NULL)
         return (rtError_t)npu_front_fail(695);
-    return ((__typeof__(&rtFree))f)(devPtr);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFree))f)(devPtr));
 }
 
 NPU_EXPORT rtError_t rtFree(void* devPtr) {
@@ -11096,14 +11096,14 @@ NPU_EXPORT rtError_t rtFree(void* devPtr) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtFree(devPtr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtFree))f)(devPtr);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFree))f)(devPtr));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMallocHost(void** hostPtr, uint64_t size, const uint16_t moduleId) {
     void *f = npu_front_load(696);
     if (f == NULL)
         return (rtError_t)npu_front_fail(696);
-    return ((__typeof__(&rtMallocHost))f)(hostPtr, size, moduleId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMallocHost))f)(hostPtr, size, moduleId));
 }
 
 NPU_EXPORT rtError_t rtMallocHost(void** hostPtr, uint64_t size, const uint16_t moduleId) {
@@ -11111,14 +11111,14 @@ NPU_EXPORT rtError_t rtMallocHost(void** hostPtr, uint64_t size, const uint16_t 
     if (__builtin_expect(f == NULL, 0))
         return load_rtMallocHost(hostPtr, size, moduleId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMallocHost))f)(hostPtr, size, moduleId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMallocHost))f)(hostPtr, size, moduleId));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtFreeHost(void* hostPtr) {
     void *f = npu_front_load(697);
     if (f == NULL)
         return (rtError_t)npu_front_fail(697);
-    return ((__typeof__(&rtFreeHost))f)(hostPtr);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFreeHost))f)(hostPtr));
 }
 
 NPU_EXPORT rtError_t rtFreeHost(void* hostPtr) {
@@ -11126,14 +11126,14 @@ NPU_EXPORT rtError_t rtFreeHost(void* hostPtr) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtFreeHost(hostPtr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtFreeHost))f)(hostPtr);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFreeHost))f)(hostPtr));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtFreeWithDevSync(void* devPtr) {
     void *f = npu_front_load(698);
     if (f == NULL)
         return (rtError_t)npu_front_fail(698);
-    return ((__typeof__(&rtFreeWithDevSync))f)(devPtr);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFreeWithDevSync))f)(devPtr));
 }
 
 NPU_EXPORT rtError_t rtFreeWithDevSync(void* devPtr) {
@@ -11141,14 +11141,14 @@ NPU_EXPORT rtError_t rtFreeWithDevSync(void* devPtr) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtFreeWithDevSync(devPtr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtFreeWithDevSync))f)(devPtr);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFreeWithDevSync))f)(devPtr));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtFreeHostWithDevSync(void* hostPtr) {
     void *f = npu_front_load(699);
     if (f == NULL)
         return (rtError_t)npu_front_fail(699);
-    return ((__typeof__(&rtFreeHostWithDevSync))f)(hostPtr);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFreeHostWithDevSync))f)(hostPtr));
 }
 
 NPU_EXPORT rtError_t rtFreeHostWithDevSync(void* hostPtr) {
@@ -11156,14 +11156,14 @@ NPU_EXPORT rtError_t rtFreeHostWithDevSync(void* hostPtr) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtFreeHostWithDevSync(hostPtr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtFreeHostWithDevSync))f)(hostPtr);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFreeHostWithDevSync))f)(hostPtr));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtHostMemMapCapabilities(uint32_t deviceId, rtHacType hacType, rtHostMemMapCapability* capabilities) {
     void *f = npu_front_load(700);
     if (f == NULL)
         return (rtError_t)npu_front_fail(700);
-    return ((__typeof__(&rtHostMemMapCapabilities))f)(deviceId, hacType, capabilities);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtHostMemMapCapabilities))f)(deviceId, hacType, capabilities));
 }
 
 NPU_EXPORT rtError_t rtHostMemMapCapabilities(uint32_t deviceId, rtHacType hacType, rtHostMemMapCapability* capabilities) {
@@ -11171,14 +11171,14 @@ NPU_EXPORT rtError_t rtHostMemMapCapabilities(uint32_t deviceId, rtHacType hacTy
     if (__builtin_expect(f == NULL, 0))
         return load_rtHostMemMapCapabilities(deviceId, hacType, capabilities);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtHostMemMapCapabilities))f)(deviceId, hacType, capabilities);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtHostMemMapCapabilities))f)(deviceId, hacType, capabilities));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag, const uint16_t moduleId) {
     void *f = npu_front_load(701);
     if (f == NULL)
         return (rtError_t)npu_front_fail(701);
-    return ((__typeof__(&rtMemAllocManaged))f)(ptr, size, flag, moduleId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemAllocManaged))f)(ptr, size, flag, moduleId));
 }
 
 NPU_EXPORT rtError_t rtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag, const uint16_t moduleId) {
@@ -11186,14 +11186,14 @@ NPU_EXPORT rtError_t rtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag,
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemAllocManaged(ptr, size, flag, moduleId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemAllocManaged))f)(ptr, size, flag, moduleId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemAllocManaged))f)(ptr, size, flag, moduleId));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMallocCached(void** devPtr, uint64_t size, rtMemType_t type, const uint16_t moduleId) {
     void *f = npu_front_load(702);
     if (f == NULL)
         return (rtError_t)npu_front_fail(702);
-    return ((__typeof__(&rtMallocCached))f)(devPtr, size, type, moduleId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMallocCached))f)(devPtr, size, type, moduleId));
 }
 
 NPU_EXPORT rtError_t rtMallocCached(void** devPtr, uint64_t size, rtMemType_t type, const uint16_t moduleId) {
@@ -11201,14 +11201,14 @@ NPU_EXPORT rtError_t rtMallocCached(void** devPtr, uint64_t size, rtMemType_t ty
     if (__builtin_expect(f == NULL, 0))
         return load_rtMallocCached(devPtr, size, type, moduleId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMallocCached))f)(devPtr, size, type, moduleId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMallocCached))f)(devPtr, size, type, moduleId));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtFlushCache(void* base, size_t len) {
     void *f = npu_front_load(703);
     if (f == NULL)
         return (rtError_t)npu_front_fail(703);
-    return ((__typeof__(&rtFlushCache))f)(base, len);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFlushCache))f)(base, len));
 }
 
 NPU_EXPORT rtError_t rtFlushCache(void* base, size_t len) {
@@ -11216,14 +11216,14 @@ NPU_EXPORT rtError_t rtFlushCache(void* base, size_t len) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtFlushCache(base, len);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtFlushCache))f)(base, len);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFlushCache))f)(base, len));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtInvalidCache(void* base, size_t len) {
     void *f = npu_front_load(704);
     if (f == NULL)
         return (rtError_t)npu_front_fail(704);
-    return ((__typeof__(&rtInvalidCache))f)(base, len);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtInvalidCache))f)(base, len));
 }
 
 NPU_EXPORT rtError_t rtInvalidCache(void* base, size_t len) {
@@ -11231,14 +11231,14 @@ NPU_EXPORT rtError_t rtInvalidCache(void* base, size_t len) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtInvalidCache(base, len);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtInvalidCache))f)(base, len);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtInvalidCache))f)(base, len));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemcpyAsync(void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind, rtStream_t stm) {
     void *f = npu_front_load(705);
     if (f == NULL)
         return (rtError_t)npu_front_fail(705);
-    return ((__typeof__(&rtMemcpyAsync))f)(dst, destMax, src, cnt, kind, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemcpyAsync))f)(dst, destMax, src, cnt, kind, stm));
 }
 
 NPU_EXPORT rtError_t rtMemcpyAsync(void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind, rtStream_t stm) {
@@ -11246,14 +11246,14 @@ NPU_EXPORT rtError_t rtMemcpyAsync(void* dst, uint64_t destMax, const void* src,
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemcpyAsync(dst, destMax, src, cnt, kind, stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemcpyAsync))f)(dst, destMax, src, cnt, kind, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemcpyAsync))f)(dst, destMax, src, cnt, kind, stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemcpyAsyncEx(void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind, rtStream_t stm, rtMemcpyConfig_t* memcpyConfig) {
     void *f = npu_front_load(706);
     if (f == NULL)
         return (rtError_t)npu_front_fail(706);
-    return ((__typeof__(&rtMemcpyAsyncEx))f)(dst, destMax, src, cnt, kind, stm, memcpyConfig);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemcpyAsyncEx))f)(dst, destMax, src, cnt, kind, stm, memcpyConfig));
 }
 
 NPU_EXPORT rtError_t rtMemcpyAsyncEx(void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind, rtStream_t stm, rtMemcpyConfig_t* memcpyConfig) {
@@ -11261,14 +11261,14 @@ NPU_EXPORT rtError_t rtMemcpyAsyncEx(void* dst, uint64_t destMax, const void* sr
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemcpyAsyncEx(dst, destMax, src, cnt, kind, stm, memcpyConfig);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemcpyAsyncEx))f)(dst, destMax, src, cnt, kind, stm, memcpyConfig);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemcpyAsyncEx))f)(dst, destMax, src, cnt, kind, stm, memcpyConfig));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemcpy2d(void* dst, uint64_t dstPitch, const void* src, uint64_t srcPitch, uint64_t width, uint64_t height, rtMemcpyKind_t kind) {
     void *f = npu_front_load(707);
     if (f == NULL)
         return (rtError_t)npu_front_fail(707);
-    return ((__typeof__(&rtMemcpy2d))f)(dst, dstPitch, src, srcPitch, width, height, kind);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemcpy2d))f)(dst, dstPitch, src, srcPitch, width, height, kind));
 }
 
 NPU_EXPORT rtError_t rtMemcpy2d(void* dst, uint64_t dstPitch, const void* src, uint64_t srcPitch, uint64_t width, uint64_t height, rtMemcpyKind_t kind) {
@@ -11276,14 +11276,14 @@ NPU_EXPORT rtError_t rtMemcpy2d(void* dst, uint64_t dstPitch, const void* src, u
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemcpy2d(dst, dstPitch, src, srcPitch, width, height, kind);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemcpy2d))f)(dst, dstPitch, src, srcPitch, width, height, kind);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemcpy2d))f)(dst, dstPitch, src, srcPitch, width, height, kind));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemcpy2dAsync(void* dst, uint64_t dstPitch, const void* src, uint64_t srcPitch, uint64_t width, uint64_t height, rtMemcpyKind_t kind, rtStream_t stm) {
     void *f = npu_front_load(708);
     if (f == NULL)
         return (rtError_t)npu_front_fail(708);
-    return ((__typeof__(&rtMemcpy2dAsync))f)(dst, dstPitch, src, srcPitch, width, height, kind, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemcpy2dAsync))f)(dst, dstPitch, src, srcPitch, width, height, kind, stm));
 }
 
 NPU_EXPORT rtError_t rtMemcpy2dAsync(void* dst, uint64_t dstPitch, const void* src, uint64_t srcPitch, uint64_t width, uint64_t height, rtMemcpyKind_t kind, rtStream_t stm) {
@@ -11291,14 +11291,14 @@ NPU_EXPORT rtError_t rtMemcpy2dAsync(void* dst, uint64_t dstPitch, const void* s
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemcpy2dAsync(dst, dstPitch, src, srcPitch, width, height, kind, stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemcpy2dAsync))f)(dst, dstPitch, src, srcPitch, width, height, kind, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemcpy2dAsync))f)(dst, dstPitch, src, srcPitch, width, height, kind, stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemset(void* devPtr, uint64_t destMax, uint32_t val, uint64_t cnt) {
     void *f = npu_front_load(709);
     if (f == NULL)
         return (rtError_t)npu_front_fail(709);
-    return ((__typeof__(&rtMemset))f)(devPtr, destMax, val, cnt);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemset))f)(devPtr, destMax, val, cnt));
 }
 
 NPU_EXPORT rtError_t rtMemset(void* devPtr, uint64_t destMax, uint32_t val, uint64_t cnt) {
@@ -11306,14 +11306,14 @@ NPU_EXPORT rtError_t rtMemset(void* devPtr, uint64_t destMax, uint32_t val, uint
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemset(devPtr, destMax, val, cnt);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemset))f)(devPtr, destMax, val, cnt);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemset))f)(devPtr, destMax, val, cnt));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemsetAsync(void* ptr, uint64_t destMax, uint32_t val, uint64_t cnt, rtStream_t stm) {
     void *f = npu_front_load(710);
     if (f == NULL)
         return (rtError_t)npu_front_fail(710);
-    return ((__typeof__(&rtMemsetAsync))f)(ptr, destMax, val, cnt, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemsetAsync))f)(ptr, destMax, val, cnt, stm));
 }
 
 NPU_EXPORT rtError_t rtMemsetAsync(void* ptr, uint64_t destMax, uint32_t val, uint64_t cnt, rtStream_t stm) {
@@ -11321,14 +11321,14 @@ NPU_EXPORT rtError_t rtMemsetAsync(void* ptr, uint64_t destMax, uint32_t val, ui
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemsetAsync(ptr, destMax, val, cnt, stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemsetAsync))f)(ptr, destMax, val, cnt, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemsetAsync))f)(ptr, destMax, val, cnt, stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemGetInfoEx(rtMemInfoType_t memInfoType, size_t* freeSize, size_t* totalSize) {
     void *f = npu_front_load(711);
     if (f == NULL)
         return (rtError_t)npu_front_fail(711);
-    return ((__typeof__(&rtMemGetInfoEx))f)(memInfoType, freeSize, totalSize);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemGetInfoEx))f)(memInfoType, freeSize, totalSize));
 }
 
 NPU_EXPORT rtError_t rtMemGetInfoEx(rtMemInfoType_t memInfoType, size_t* freeSize, size_t* totalSize) {
@@ -11336,14 +11336,14 @@ NPU_EXPORT rtError_t rtMemGetInfoEx(rtMemInfoType_t memInfoType, size_t* freeSiz
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemGetInfoEx(memInfoType, freeSize, totalSize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemGetInfoEx))f)(memInfoType, freeSize, totalSize);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemGetInfoEx))f)(memInfoType, freeSize, totalSize));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemPrefetchToDevice(void* devPtr, uint64_t len, int32_t devId) {
     void *f = npu_front_load(712);
     if (f == NULL)
         return (rtError_t)npu_front_fail(712);
-    return ((__typeof__(&rtMemPrefetchToDevice))f)(devPtr, len, devId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemPrefetchToDevice))f)(devPtr, len, devId));
 }
 
 NPU_EXPORT rtError_t rtMemPrefetchToDevice(void* devPtr, uint64_t len, int32_t devId) {
@@ -11351,14 +11351,14 @@ NPU_EXPORT rtError_t rtMemPrefetchToDevice(void* devPtr, uint64_t len, int32_t d
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemPrefetchToDevice(devPtr, len, devId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemPrefetchToDevice))f)(devPtr, len, devId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemPrefetchToDevice))f)(devPtr, len, devId));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtIpcSetMemoryAttr(const char* name, uint32_t type, uint64_t attr) {
     void *f = npu_front_load(713);
     if (f == NULL)
         return (rtError_t)npu_front_fail(713);
-    return ((__typeof__(&rtIpcSetMemoryAttr))f)(name, type, attr);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtIpcSetMemoryAttr))f)(name, type, attr));
 }
 
 NPU_EXPORT rtError_t rtIpcSetMemoryAttr(const char* name, uint32_t type, uint64_t attr) {
@@ -11366,14 +11366,14 @@ NPU_EXPORT rtError_t rtIpcSetMemoryAttr(const char* name, uint32_t type, uint64_
     if (__builtin_expect(f == NULL, 0))
         return load_rtIpcSetMemoryAttr(name, type, attr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtIpcSetMemoryAttr))f)(name, type, attr);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtIpcSetMemoryAttr))f)(name, type, attr));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtReserveMemAddress(void** devPtr, size_t size, size_t alignment, void* devAddr, uint64_t flags) {
     void *f = npu_front_load(714);
     if (f == NULL)
         return (rtError_t)npu_front_fail(714);
-    return ((__typeof__(&rtReserveMemAddress))f)(devPtr, size, alignment, devAddr, flags);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtReserveMemAddress))f)(devPtr, size, alignment, devAddr, flags));
 }
 
 NPU_EXPORT rtError_t rtReserveMemAddress(void** devPtr, size_t size, size_t alignment, void* devAddr, uint64_t flags) {
@@ -11381,14 +11381,14 @@ NPU_EXPORT rtError_t rtReserveMemAddress(void** devPtr, size_t size, size_t alig
     if (__builtin_expect(f == NULL, 0))
         return load_rtReserveMemAddress(devPtr, size, alignment, devAddr, flags);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtReserveMemAddress))f)(devPtr, size, alignment, devAddr, flags);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtReserveMemAddress))f)(devPtr, size, alignment, devAddr, flags));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtReleaseMemAddress(void* devPtr) {
     void *f = npu_front_load(715);
     if (f == NULL)
         return (rtError_t)npu_front_fail(715);
-    return ((__typeof__(&rtReleaseMemAddress))f)(devPtr);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtReleaseMemAddress))f)(devPtr));
 }
 
 NPU_EXPORT rtError_t rtReleaseMemAddress(void* devPtr) {
@@ -11396,14 +11396,14 @@ NPU_EXPORT rtError_t rtReleaseMemAddress(void* devPtr) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtReleaseMemAddress(devPtr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtReleaseMemAddress))f)(devPtr);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtReleaseMemAddress))f)(devPtr));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtFreePhysical(rtDrvMemHandle handle) {
     void *f = npu_front_load(716);
     if (f == NULL)
         return (rtError_t)npu_front_fail(716);
-    return ((__typeof__(&rtFreePhysical))f)(handle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFreePhysical))f)(handle));
 }
 
 NPU_EXPORT rtError_t rtFreePhysical(rtDrvMemHandle handle) {
@@ -11411,14 +11411,14 @@ NPU_EXPORT rtError_t rtFreePhysical(rtDrvMemHandle handle) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtFreePhysical(handle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtFreePhysical))f)(handle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFreePhysical))f)(handle));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMapMem(void* devPtr, size_t size, size_t offset, rtDrvMemHandle handle, uint64_t flags) {
     void *f = npu_front_load(717);
     if (f == NULL)
         return (rtError_t)npu_front_fail(717);
-    return ((__typeof__(&rtMapMem))f)(devPtr, size, offset, handle, flags);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMapMem))f)(devPtr, size, offset, handle, flags));
 }
 
 NPU_EXPORT rtError_t rtMapMem(void* devPtr, size_t size, size_t offset, rtDrvMemHandle handle, uint64_t flags) {
@@ -11426,14 +11426,14 @@ NPU_EXPORT rtError_t rtMapMem(void* devPtr, size_t size, size_t offset, rtDrvMem
     if (__builtin_expect(f == NULL, 0))
         return load_rtMapMem(devPtr, size, offset, handle, flags);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMapMem))f)(devPtr, size, offset, handle, flags);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMapMem))f)(devPtr, size, offset, handle, flags));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtUnmapMem(void* devPtr) {
     void *f = npu_front_load(718);
     if (f == NULL)
         return (rtError_t)npu_front_fail(718);
-    return ((__typeof__(&rtUnmapMem))f)(devPtr);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtUnmapMem))f)(devPtr));
 }
 
 NPU_EXPORT rtError_t rtUnmapMem(void* devPtr) {
@@ -11441,14 +11441,14 @@ NPU_EXPORT rtError_t rtUnmapMem(void* devPtr) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtUnmapMem(devPtr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtUnmapMem))f)(devPtr);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtUnmapMem))f)(devPtr));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemSetAccess(void* virPtr, size_t size, rtMemAccessDesc* desc, size_t count) {
     void *f = npu_front_load(719);
     if (f == NULL)
         return (rtError_t)npu_front_fail(719);
-    return ((__typeof__(&rtMemSetAccess))f)(virPtr, size, desc, count);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemSetAccess))f)(virPtr, size, desc, count));
 }
 
 NPU_EXPORT rtError_t rtMemSetAccess(void* virPtr, size_t size, rtMemAccessDesc* desc, size_t count) {
@@ -11456,14 +11456,14 @@ NPU_EXPORT rtError_t rtMemSetAccess(void* virPtr, size_t size, rtMemAccessDesc* 
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemSetAccess(virPtr, size, desc, count);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemSetAccess))f)(virPtr, size, desc, count);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemSetAccess))f)(virPtr, size, desc, count));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemGetAccess(void* virPtr, rtMemLocation* location, uint64_t* flags) {
     void *f = npu_front_load(720);
     if (f == NULL)
         return (rtError_t)npu_front_fail(720);
-    return ((__typeof__(&rtMemGetAccess))f)(virPtr, location, flags);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemGetAccess))f)(virPtr, location, flags));
 }
 
 NPU_EXPORT rtError_t rtMemGetAccess(void* virPtr, rtMemLocation* location, uint64_t* flags) {
@@ -11471,14 +11471,14 @@ NPU_EXPORT rtError_t rtMemGetAccess(void* virPtr, rtMemLocation* location, uint6
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemGetAccess(virPtr, location, flags);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemGetAccess))f)(virPtr, location, flags);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemGetAccess))f)(virPtr, location, flags));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemExportToShareableHandleV2(rtDrvMemHandle handle, rtMemSharedHandleType handleType, uint64_t flags, void* shareableHandle) {
     void *f = npu_front_load(721);
     if (f == NULL)
         return (rtError_t)npu_front_fail(721);
-    return ((__typeof__(&rtMemExportToShareableHandleV2))f)(handle, handleType, flags, shareableHandle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemExportToShareableHandleV2))f)(handle, handleType, flags, shareableHandle));
 }
 
 NPU_EXPORT rtError_t rtMemExportToShareableHandleV2(rtDrvMemHandle handle, rtMemSharedHandleType handleType, uint64_t flags, void* shareableHandle) {
@@ -11486,14 +11486,14 @@ NPU_EXPORT rtError_t rtMemExportToShareableHandleV2(rtDrvMemHandle handle, rtMem
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemExportToShareableHandleV2(handle, handleType, flags, shareableHandle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemExportToShareableHandleV2))f)(handle, handleType, flags, shareableHandle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemExportToShareableHandleV2))f)(handle, handleType, flags, shareableHandle));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t devId, rtDrvMemHandle* handle) {
     void *f = npu_front_load(722);
     if (f == NULL)
         return (rtError_t)npu_front_fail(722);
-    return ((__typeof__(&rtMemImportFromShareableHandle))f)(shareableHandle, devId, handle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemImportFromShareableHandle))f)(shareableHandle, devId, handle));
 }
 
 NPU_EXPORT rtError_t rtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t devId, rtDrvMemHandle* handle) {
@@ -11501,14 +11501,14 @@ NPU_EXPORT rtError_t rtMemImportFromShareableHandle(uint64_t shareableHandle, in
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemImportFromShareableHandle(shareableHandle, devId, handle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemImportFromShareableHandle))f)(shareableHandle, devId, handle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemImportFromShareableHandle))f)(shareableHandle, devId, handle));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemImportFromShareableHandleV2(const void* shareableHandle, rtMemSharedHandleType handleType, uint64_t flags, int32_t devId, rtDrvMemHandle* handle) {
     void *f = npu_front_load(723);
     if (f == NULL)
         return (rtError_t)npu_front_fail(723);
-    return ((__typeof__(&rtMemImportFromShareableHandleV2))f)(shareableHandle, handleType, flags, devId, handle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemImportFromShareableHandleV2))f)(shareableHandle, handleType, flags, devId, handle));
 }
 
 NPU_EXPORT rtError_t rtMemImportFromShareableHandleV2(const void* shareableHandle, rtMemSharedHandleType handleType, uint64_t flags, int32_t devId, rtDrvMemHandle* handle) {
@@ -11516,14 +11516,14 @@ NPU_EXPORT rtError_t rtMemImportFromShareableHandleV2(const void* shareableHandl
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemImportFromShareableHandleV2(shareableHandle, handleType, flags, devId, handle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemImportFromShareableHandleV2))f)(shareableHandle, handleType, flags, devId, handle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemImportFromShareableHandleV2))f)(shareableHandle, handleType, flags, devId, handle));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemSetPidToShareableHandle(uint64_t shareableHandle, int pid[], uint32_t pidNum) {
     void *f = npu_front_load(724);
     if (f == NULL)
         return (rtError_t)npu_front_fail(724);
-    return ((__typeof__(&rtMemSetPidToShareableHandle))f)(shareableHandle, pid, pidNum);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemSetPidToShareableHandle))f)(shareableHandle, pid, pidNum));
 }
 
 NPU_EXPORT rtError_t rtMemSetPidToShareableHandle(uint64_t shareableHandle, int pid[], uint32_t pidNum) {
@@ -11531,14 +11531,14 @@ NPU_EXPORT rtError_t rtMemSetPidToShareableHandle(uint64_t shareableHandle, int 
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemSetPidToShareableHandle(shareableHandle, pid, pidNum);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemSetPidToShareableHandle))f)(shareableHandle, pid, pidNum);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemSetPidToShareableHandle))f)(shareableHandle, pid, pidNum));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemSetPidToShareableHandleV2(const void* shareableHandle, rtMemSharedHandleType handleType, int pid[], uint32_t pidNum) {
     void *f = npu_front_load(725);
     if (f == NULL)
         return (rtError_t)npu_front_fail(725);
-    return ((__typeof__(&rtMemSetPidToShareableHandleV2))f)(shareableHandle, handleType, pid, pidNum);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemSetPidToShareableHandleV2))f)(shareableHandle, handleType, pid, pidNum));
 }
 
 NPU_EXPORT rtError_t rtMemSetPidToShareableHandleV2(const void* shareableHandle, rtMemSharedHandleType handleType, int pid[], uint32_t pidNum) {
@@ -11546,14 +11546,14 @@ NPU_EXPORT rtError_t rtMemSetPidToShareableHandleV2(const void* shareableHandle,
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemSetPidToShareableHandleV2(shareableHandle, handleType, pid, pidNum);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemSetPidToShareableHandleV2))f)(shareableHandle, handleType, pid, pidNum);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemSetPidToShareableHandleV2))f)(shareableHandle, handleType, pid, pidNum));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemGetAllocationGranularity(rtDrvMemProp_t* prop, rtDrvMemGranularityOptions option, size_t* granularity) {
     void *f = npu_front_load(726);
     if (f == NULL)
         return (rtError_t)npu_front_fail(726);
-    return ((__typeof__(&rtMemGetAllocationGranularity))f)(prop, option, granularity);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemGetAllocationGranularity))f)(prop, option, granularity));
 }
 
 NPU_EXPORT rtError_t rtMemGetAllocationGranularity(rtDrvMemProp_t* prop, rtDrvMemGranularityOptions option, size_t* granularity) {
@@ -11561,14 +11561,14 @@ NPU_EXPORT rtError_t rtMemGetAllocationGranularity(rtDrvMemProp_t* prop, rtDrvMe
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemGetAllocationGranularity(prop, option, granularity);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemGetAllocationGranularity))f)(prop, option, granularity);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemGetAllocationGranularity))f)(prop, option, granularity));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsMemcpyBatch(void** dsts, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx) {
     void *f = npu_front_load(727);
     if (f == NULL)
         return (rtError_t)npu_front_fail(727);
-    return ((__typeof__(&rtsMemcpyBatch))f)(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsMemcpyBatch))f)(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx));
 }
 
 NPU_EXPORT rtError_t rtsMemcpyBatch(void** dsts, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx) {
@@ -11576,14 +11576,14 @@ NPU_EXPORT rtError_t rtsMemcpyBatch(void** dsts, void** srcs, size_t* sizes, siz
     if (__builtin_expect(f == NULL, 0))
         return load_rtsMemcpyBatch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsMemcpyBatch))f)(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsMemcpyBatch))f)(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx, rtStream_t stream) {
     void *f = npu_front_load(728);
     if (f == NULL)
         return (rtError_t)npu_front_fail(728);
-    return ((__typeof__(&rtsMemcpyBatchAsync))f)(dsts, destMaxs, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsMemcpyBatchAsync))f)(dsts, destMaxs, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream));
 }
 
 NPU_EXPORT rtError_t rtsMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx, rtStream_t stream) {
@@ -11591,14 +11591,14 @@ NPU_EXPORT rtError_t rtsMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** s
     if (__builtin_expect(f == NULL, 0))
         return load_rtsMemcpyBatchAsync(dsts, destMaxs, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsMemcpyBatchAsync))f)(dsts, destMaxs, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsMemcpyBatchAsync))f)(dsts, destMaxs, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsValueWrite(const void* const devAddr, const uint64_t value, const uint32_t flag, rtStream_t stm) {
     void *f = npu_front_load(729);
     if (f == NULL)
         return (rtError_t)npu_front_fail(729);
-    return ((__typeof__(&rtsValueWrite))f)(devAddr, value, flag, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsValueWrite))f)(devAddr, value, flag, stm));
 }
 
 NPU_EXPORT rtError_t rtsValueWrite(const void* const devAddr, const uint64_t value, const uint32_t flag, rtStream_t stm) {
@@ -11606,14 +11606,14 @@ NPU_EXPORT rtError_t rtsValueWrite(const void* const devAddr, const uint64_t val
     if (__builtin_expect(f == NULL, 0))
         return load_rtsValueWrite(devAddr, value, flag, stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsValueWrite))f)(devAddr, value, flag, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsValueWrite))f)(devAddr, value, flag, stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsValueWait(const void* const devAddr, const uint64_t value, const uint32_t flag, rtStream_t stm) {
     void *f = npu_front_load(730);
     if (f == NULL)
         return (rtError_t)npu_front_fail(730);
-    return ((__typeof__(&rtsValueWait))f)(devAddr, value, flag, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsValueWait))f)(devAddr, value, flag, stm));
 }
 
 NPU_EXPORT rtError_t rtsValueWait(const void* const devAddr, const uint64_t value, const uint32_t flag, rtStream_t stm) {
@@ -11621,14 +11621,14 @@ NPU_EXPORT rtError_t rtsValueWait(const void* const devAddr, const uint64_t valu
     if (__builtin_expect(f == NULL, 0))
         return load_rtsValueWait(devAddr, value, flag, stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsValueWait))f)(devAddr, value, flag, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsValueWait))f)(devAddr, value, flag, stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemRetainAllocationHandle(void* virPtr, rtDrvMemHandle* handle) {
     void *f = npu_front_load(731);
     if (f == NULL)
         return (rtError_t)npu_front_fail(731);
-    return ((__typeof__(&rtMemRetainAllocationHandle))f)(virPtr, handle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemRetainAllocationHandle))f)(virPtr, handle));
 }
 
 NPU_EXPORT rtError_t rtMemRetainAllocationHandle(void* virPtr, rtDrvMemHandle* handle) {
@@ -11636,14 +11636,14 @@ NPU_EXPORT rtError_t rtMemRetainAllocationHandle(void* virPtr, rtDrvMemHandle* h
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemRetainAllocationHandle(virPtr, handle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemRetainAllocationHandle))f)(virPtr, handle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemRetainAllocationHandle))f)(virPtr, handle));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemGetAllocationPropertiesFromHandle(rtDrvMemHandle handle, rtDrvMemProp_t* prop) {
     void *f = npu_front_load(732);
     if (f == NULL)
         return (rtError_t)npu_front_fail(732);
-    return ((__typeof__(&rtMemGetAllocationPropertiesFromHandle))f)(handle, prop);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemGetAllocationPropertiesFromHandle))f)(handle, prop));
 }
 
 NPU_EXPORT rtError_t rtMemGetAllocationPropertiesFromHandle(rtDrvMemHandle handle, rtDrvMemProp_t* prop) {
@@ -11651,14 +11651,14 @@ NPU_EXPORT rtError_t rtMemGetAllocationPropertiesFromHandle(rtDrvMemHandle handl
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemGetAllocationPropertiesFromHandle(handle, prop);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemGetAllocationPropertiesFromHandle))f)(handle, prop);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemGetAllocationPropertiesFromHandle))f)(handle, prop));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtModelDestroy(rtModel_t mdl) {
     void *f = npu_front_load(733);
     if (f == NULL)
         return (rtError_t)npu_front_fail(733);
-    return ((__typeof__(&rtModelDestroy))f)(mdl);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelDestroy))f)(mdl));
 }
 
 NPU_EXPORT rtError_t rtModelDestroy(rtModel_t mdl) {
@@ -11666,14 +11666,14 @@ NPU_EXPORT rtError_t rtModelDestroy(rtModel_t mdl) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelDestroy(mdl);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtModelDestroy))f)(mdl);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelDestroy))f)(mdl));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtModelExecute(rtModel_t mdl, rtStream_t stm, uint32_t flag) {
     void *f = npu_front_load(734);
     if (f == NULL)
         return (rtError_t)npu_front_fail(734);
-    return ((__typeof__(&rtModelExecute))f)(mdl, stm, flag);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelExecute))f)(mdl, stm, flag));
 }
 
 NPU_EXPORT rtError_t rtModelExecute(rtModel_t mdl, rtStream_t stm, uint32_t flag) {
@@ -11681,14 +11681,14 @@ NPU_EXPORT rtError_t rtModelExecute(rtModel_t mdl, rtStream_t stm, uint32_t flag
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelExecute(mdl, stm, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtModelExecute))f)(mdl, stm, flag);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelExecute))f)(mdl, stm, flag));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtModelDebugDotPrint(rtModel_t mdl) {
     void *f = npu_front_load(735);
     if (f == NULL)
         return (rtError_t)npu_front_fail(735);
-    return ((__typeof__(&rtModelDebugDotPrint))f)(mdl);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelDebugDotPrint))f)(mdl));
 }
 
 NPU_EXPORT rtError_t rtModelDebugDotPrint(rtModel_t mdl) {
@@ -11696,14 +11696,14 @@ NPU_EXPORT rtError_t rtModelDebugDotPrint(rtModel_t mdl) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelDebugDotPrint(mdl);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtModelDebugDotPrint))f)(mdl);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelDebugDotPrint))f)(mdl));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtModelDebugJsonPrint(rtModel_t mdl, const char* path, uint32_t flags) {
     void *f = npu_front_load(736);
     if (f == NULL)
         return (rtError_t)npu_front_fail(736);
-    return ((__typeof__(&rtModelDebugJsonPrint))f)(mdl, path, flags);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelDebugJsonPrint))f)(mdl, path, flags));
 }
 
 NPU_EXPORT rtError_t rtModelDebugJsonPrint(rtModel_t mdl, const char* path, uint32_t flags) {
@@ -11711,14 +11711,14 @@ NPU_EXPORT rtError_t rtModelDebugJsonPrint(rtModel_t mdl, const char* path, uint
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelDebugJsonPrint(mdl, path, flags);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtModelDebugJsonPrint))f)(mdl, path, flags);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelDebugJsonPrint))f)(mdl, path, flags));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtCmoAsync(void* srcAddrPtr, size_t srcLen, rtCmoOpCode_t cmoType, rtStream_t stm) {
     void *f = npu_front_load(737);
     if (f == NULL)
         return (rtError_t)npu_front_fail(737);
-    return ((__typeof__(&rtCmoAsync))f)(srcAddrPtr, srcLen, cmoType, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCmoAsync))f)(srcAddrPtr, srcLen, cmoType, stm));
 }
 
 NPU_EXPORT rtError_t rtCmoAsync(void* srcAddrPtr, size_t srcLen, rtCmoOpCode_t cmoType, rtStream_t stm) {
@@ -11726,14 +11726,14 @@ NPU_EXPORT rtError_t rtCmoAsync(void* srcAddrPtr, size_t srcLen, rtCmoOpCode_t c
     if (__builtin_expect(f == NULL, 0))
         return load_rtCmoAsync(srcAddrPtr, srcLen, cmoType, stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtCmoAsync))f)(srcAddrPtr, srcLen, cmoType, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCmoAsync))f)(srcAddrPtr, srcLen, cmoType, stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMbufChainAppend(rtMbufPtr_t memBufChainHead, rtMbufPtr_t memBuf) {
     void *f = npu_front_load(738);
     if (f == NULL)
         return (rtError_t)npu_front_fail(738);
-    return ((__typeof__(&rtMbufChainAppend))f)(memBufChainHead, memBuf);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMbufChainAppend))f)(memBufChainHead, memBuf));
 }
 
 NPU_EXPORT rtError_t rtMbufChainAppend(rtMbufPtr_t memBufChainHead, rtMbufPtr_t memBuf) {
@@ -11741,14 +11741,14 @@ NPU_EXPORT rtError_t rtMbufChainAppend(rtMbufPtr_t memBufChainHead, rtMbufPtr_t 
     if (__builtin_expect(f == NULL, 0))
         return load_rtMbufChainAppend(memBufChainHead, memBuf);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMbufChainAppend))f)(memBufChainHead, memBuf);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMbufChainAppend))f)(memBufChainHead, memBuf));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMbufChainGetMbufNum(rtMbufPtr_t memBufChainHead, uint32_t* num) {
     void *f = npu_front_load(739);
     if (f == NULL)
         return (rtError_t)npu_front_fail(739);
-    return ((__typeof__(&rtMbufChainGetMbufNum))f)(memBufChainHead, num);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMbufChainGetMbufNum))f)(memBufChainHead, num));
 }
 
 NPU_EXPORT rtError_t rtMbufChainGetMbufNum(rtMbufPtr_t memBufChainHead, uint32_t* num) {
@@ -11756,14 +11756,14 @@ NPU_EXPORT rtError_t rtMbufChainGetMbufNum(rtMbufPtr_t memBufChainHead, uint32_t
     if (__builtin_expect(f == NULL, 0))
         return load_rtMbufChainGetMbufNum(memBufChainHead, num);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMbufChainGetMbufNum))f)(memBufChainHead, num);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMbufChainGetMbufNum))f)(memBufChainHead, num));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMbufChainGetMbuf(rtMbufPtr_t memBufChainHead, uint32_t index, rtMbufPtr_t* memBuf) {
     void *f = npu_front_load(740);
     if (f == NULL)
         return (rtError_t)npu_front_fail(740);
-    return ((__typeof__(&rtMbufChainGetMbuf))f)(memBufChainHead, index, memBuf);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMbufChainGetMbuf))f)(memBufChainHead, index, memBuf));
 }
 
 NPU_EXPORT rtError_t rtMbufChainGetMbuf(rtMbufPtr_t memBufChainHead, uint32_t index, rtMbufPtr_t* memBuf) {
@@ -11771,14 +11771,14 @@ NPU_EXPORT rtError_t rtMbufChainGetMbuf(rtMbufPtr_t memBufChainHead, uint32_t in
     if (__builtin_expect(f == NULL, 0))
         return load_rtMbufChainGetMbuf(memBufChainHead, index, memBuf);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMbufChainGetMbuf))f)(memBufChainHead, index, memBuf);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMbufChainGetMbuf))f)(memBufChainHead, index, memBuf));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetErrorVerbose(const uint32_t deviceId, rtErrorInfo* const errorInfo) {
     void *f = npu_front_load(741);
     if (f == NULL)
         return (rtError_t)npu_front_fail(741);
-    return ((__typeof__(&rtsGetErrorVerbose))f)(deviceId, errorInfo);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetErrorVerbose))f)(deviceId, errorInfo));
 }
 
 NPU_EXPORT rtError_t rtsGetErrorVerbose(const uint32_t deviceId, rtErrorInfo* const errorInfo) {
@@ -11786,14 +11786,14 @@ NPU_EXPORT rtError_t rtsGetErrorVerbose(const uint32_t deviceId, rtErrorInfo* co
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetErrorVerbose(deviceId, errorInfo);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsGetErrorVerbose))f)(deviceId, errorInfo);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetErrorVerbose))f)(deviceId, errorInfo));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsRepairError(const uint32_t deviceId, const rtErrorInfo* const errorInfo) {
     void *f = npu_front_load(742);
     if (f == NULL)
         return (rtError_t)npu_front_fail(742);
-    return ((__typeof__(&rtsRepairError))f)(deviceId, errorInfo);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsRepairError))f)(deviceId, errorInfo));
 }
 
 NPU_EXPORT rtError_t rtsRepairError(const uint32_t deviceId, const rtErrorInfo* const errorInfo) {
@@ -11801,14 +11801,14 @@ NPU_EXPORT rtError_t rtsRepairError(const uint32_t deviceId, const rtErrorInfo* 
     if (__builtin_expect(f == NULL, 0))
         return load_rtsRepairError(deviceId, errorInfo);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsRepairError))f)(deviceId, errorInfo);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsRepairError))f)(deviceId, errorInfo));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtRegKernelLaunchFillFunc(const char* symbol, rtKernelLaunchFillFunc callback) {
     void *f = npu_front_load(743);
     if (f == NULL)
         return (rtError_t)npu_front_fail(743);
-    return ((__typeof__(&rtRegKernelLaunchFillFunc))f)(symbol, callback);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtRegKernelLaunchFillFunc))f)(symbol, callback));
 }
 
 NPU_EXPORT rtError_t rtRegKernelLaunchFillFunc(const char* symbol, rtKernelLaunchFillFunc callback) {
@@ -11816,14 +11816,14 @@ NPU_EXPORT rtError_t rtRegKernelLaunchFillFunc(const char* symbol, rtKernelLaunc
     if (__builtin_expect(f == NULL, 0))
         return load_rtRegKernelLaunchFillFunc(symbol, callback);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtRegKernelLaunchFillFunc))f)(symbol, callback);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtRegKernelLaunchFillFunc))f)(symbol, callback));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtUnRegKernelLaunchFillFunc(const char* symbol) {
     void *f = npu_front_load(744);
     if (f == NULL)
         return (rtError_t)npu_front_fail(744);
-    return ((__typeof__(&rtUnRegKernelLaunchFillFunc))f)(symbol);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtUnRegKernelLaunchFillFunc))f)(symbol));
 }
 
 NPU_EXPORT rtError_t rtUnRegKernelLaunchFillFunc(const char* symbol) {
@@ -11831,14 +11831,14 @@ NPU_EXPORT rtError_t rtUnRegKernelLaunchFillFunc(const char* symbol) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtUnRegKernelLaunchFillFunc(symbol);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtUnRegKernelLaunchFillFunc))f)(symbol);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtUnRegKernelLaunchFillFunc))f)(symbol));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetPairDevicesInfo(uint32_t devId, uint32_t otherDevId, int32_t infoType, uint64_t* val) {
     void *f = npu_front_load(745);
     if (f == NULL)
         return (rtError_t)npu_front_fail(745);
-    return ((__typeof__(&rtsGetPairDevicesInfo))f)(devId, otherDevId, infoType, val);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetPairDevicesInfo))f)(devId, otherDevId, infoType, val));
 }
 
 NPU_EXPORT rtError_t rtsGetPairDevicesInfo(uint32_t devId, uint32_t otherDevId, int32_t infoType, uint64_t* val) {
@@ -11846,14 +11846,14 @@ NPU_EXPORT rtError_t rtsGetPairDevicesInfo(uint32_t devId, uint32_t otherDevId, 
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetPairDevicesInfo(devId, otherDevId, infoType, val);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsGetPairDevicesInfo))f)(devId, otherDevId, infoType, val);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetPairDevicesInfo))f)(devId, otherDevId, infoType, val));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsDeviceGetInfo(uint32_t deviceId, rtDevAttr attr, int64_t* val) {
     void *f = npu_front_load(746);
     if (f == NULL)
         return (rtError_t)npu_front_fail(746);
-    return ((__typeof__(&rtsDeviceGetInfo))f)(deviceId, attr, val);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsDeviceGetInfo))f)(deviceId, attr, val));
 }
 
 NPU_EXPORT rtError_t rtsDeviceGetInfo(uint32_t deviceId, rtDevAttr attr, int64_t* val) {
@@ -11861,14 +11861,14 @@ NPU_EXPORT rtError_t rtsDeviceGetInfo(uint32_t deviceId, rtDevAttr attr, int64_t
     if (__builtin_expect(f == NULL, 0))
         return load_rtsDeviceGetInfo(deviceId, attr, val);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsDeviceGetInfo))f)(deviceId, attr, val);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsDeviceGetInfo))f)(deviceId, attr, val));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
     void *f = npu_front_load(747);
     if (f == NULL)
         return (rtError_t)npu_front_fail(747);
-    return ((__typeof__(&rtsDeviceGetStreamPriorityRange))f)(leastPriority, greatestPriority);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsDeviceGetStreamPriorityRange))f)(leastPriority, greatestPriority));
 }
 
 NPU_EXPORT rtError_t rtsDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
@@ -11876,14 +11876,14 @@ NPU_EXPORT rtError_t rtsDeviceGetStreamPriorityRange(int32_t* leastPriority, int
     if (__builtin_expect(f == NULL, 0))
         return load_rtsDeviceGetStreamPriorityRange(leastPriority, greatestPriority);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsDeviceGetStreamPriorityRange))f)(leastPriority, greatestPriority);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsDeviceGetStreamPriorityRange))f)(leastPriority, greatestPriority));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetDevice(int32_t* devId) {
     void *f = npu_front_load(748);
     if (f == NULL)
         return (rtError_t)npu_front_fail(748);
-    return ((__typeof__(&rtsGetDevice))f)(devId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetDevice))f)(devId));
 }
 
 NPU_EXPORT rtError_t rtsGetDevice(int32_t* devId) {
@@ -11891,14 +11891,14 @@ NPU_EXPORT rtError_t rtsGetDevice(int32_t* devId) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetDevice(devId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsGetDevice))f)(devId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetDevice))f)(devId));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsSetDeviceResLimit(const int32_t devId, const rtDevResLimitType_t type, uint32_t value) {
     void *f = npu_front_load(749);
     if (f == NULL)
         return (rtError_t)npu_front_fail(749);
-    return ((__typeof__(&rtsSetDeviceResLimit))f)(devId, type, value);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsSetDeviceResLimit))f)(devId, type, value));
 }
 
 NPU_EXPORT rtError_t rtsSetDeviceResLimit(const int32_t devId, const rtDevResLimitType_t type, uint32_t value) {
@@ -11906,14 +11906,14 @@ NPU_EXPORT rtError_t rtsSetDeviceResLimit(const int32_t devId, const rtDevResLim
     if (__builtin_expect(f == NULL, 0))
         return load_rtsSetDeviceResLimit(devId, type, value);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsSetDeviceResLimit))f)(devId, type, value);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsSetDeviceResLimit))f)(devId, type, value));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsResetDeviceResLimit(const int32_t devId) {
     void *f = npu_front_load(750);
     if (f == NULL)
         return (rtError_t)npu_front_fail(750);
-    return ((__typeof__(&rtsResetDeviceResLimit))f)(devId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsResetDeviceResLimit))f)(devId));
 }
 
 NPU_EXPORT rtError_t rtsResetDeviceResLimit(const int32_t devId) {
@@ -11921,14 +11921,14 @@ NPU_EXPORT rtError_t rtsResetDeviceResLimit(const int32_t devId) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsResetDeviceResLimit(devId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsResetDeviceResLimit))f)(devId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsResetDeviceResLimit))f)(devId));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetDeviceResLimit(const int32_t devId, const rtDevResLimitType_t type, uint32_t* value) {
     void *f = npu_front_load(751);
     if (f == NULL)
         return (rtError_t)npu_front_fail(751);
-    return ((__typeof__(&rtsGetDeviceResLimit))f)(devId, type, value);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetDeviceResLimit))f)(devId, type, value));
 }
 
 NPU_EXPORT rtError_t rtsGetDeviceResLimit(const int32_t devId, const rtDevResLimitType_t type, uint32_t* value) {
@@ -11936,14 +11936,14 @@ NPU_EXPORT rtError_t rtsGetDeviceResLimit(const int32_t devId, const rtDevResLim
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetDeviceResLimit(devId, type, value);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsGetDeviceResLimit))f)(devId, type, value);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetDeviceResLimit))f)(devId, type, value));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetLogicDevIdByPhyDevId(int32_t phyDevId, int32_t* const logicDevId) {
     void *f = npu_front_load(752);
     if (f == NULL)
         return (rtError_t)npu_front_fail(752);
-    return ((__typeof__(&rtsGetLogicDevIdByPhyDevId))f)(phyDevId, logicDevId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetLogicDevIdByPhyDevId))f)(phyDevId, logicDevId));
 }
 
 NPU_EXPORT rtError_t rtsGetLogicDevIdByPhyDevId(int32_t phyDevId, int32_t* const logicDevId) {
@@ -11951,14 +11951,14 @@ NPU_EXPORT rtError_t rtsGetLogicDevIdByPhyDevId(int32_t phyDevId, int32_t* const
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetLogicDevIdByPhyDevId(phyDevId, logicDevId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsGetLogicDevIdByPhyDevId))f)(phyDevId, logicDevId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetLogicDevIdByPhyDevId))f)(phyDevId, logicDevId));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetPhyDevIdByLogicDevId(int32_t logicDevId, int32_t* const phyDevId) {
     void *f = npu_front_load(753);
     if (f == NULL)
         return (rtError_t)npu_front_fail(753);
-    return ((__typeof__(&rtsGetPhyDevIdByLogicDevId))f)(logicDevId, phyDevId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetPhyDevIdByLogicDevId))f)(logicDevId, phyDevId));
 }
 
 NPU_EXPORT rtError_t rtsGetPhyDevIdByLogicDevId(int32_t logicDevId, int32_t* const phyDevId) {
@@ -11966,14 +11966,14 @@ NPU_EXPORT rtError_t rtsGetPhyDevIdByLogicDevId(int32_t logicDevId, int32_t* con
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetPhyDevIdByLogicDevId(logicDevId, phyDevId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsGetPhyDevIdByLogicDevId))f)(logicDevId, phyDevId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetPhyDevIdByLogicDevId))f)(logicDevId, phyDevId));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetLogicDevIdByUserDevId(const int32_t userDevId, int32_t* const logicDevId) {
     void *f = npu_front_load(754);
     if (f == NULL)
         return (rtError_t)npu_front_fail(754);
-    return ((__typeof__(&rtsGetLogicDevIdByUserDevId))f)(userDevId, logicDevId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetLogicDevIdByUserDevId))f)(userDevId, logicDevId));
 }
 
 NPU_EXPORT rtError_t rtsGetLogicDevIdByUserDevId(const int32_t userDevId, int32_t* const logicDevId) {
@@ -11981,14 +11981,14 @@ NPU_EXPORT rtError_t rtsGetLogicDevIdByUserDevId(const int32_t userDevId, int32_
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetLogicDevIdByUserDevId(userDevId, logicDevId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsGetLogicDevIdByUserDevId))f)(userDevId, logicDevId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetLogicDevIdByUserDevId))f)(userDevId, logicDevId));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevId) {
     void *f = npu_front_load(755);
     if (f == NULL)
         return (rtError_t)npu_front_fail(755);
-    return ((__typeof__(&rtsGetUserDevIdByLogicDevId))f)(logicDevId, userDevId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetUserDevIdByLogicDevId))f)(logicDevId, userDevId));
 }
 
 NPU_EXPORT rtError_t rtsGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevId) {
@@ -11996,14 +11996,14 @@ NPU_EXPORT rtError_t rtsGetUserDevIdByLogicDevId(const int32_t logicDevId, int32
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetUserDevIdByLogicDevId(logicDevId, userDevId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsGetUserDevIdByLogicDevId))f)(logicDevId, userDevId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetUserDevIdByLogicDevId))f)(logicDevId, userDevId));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsRegDeviceStateCallback(const char_t* regName, rtsDeviceStateCallback callback, void* args) {
     void *f = npu_front_load(756);
     if (f == NULL)
         return (rtError_t)npu_front_fail(756);
-    return ((__typeof__(&rtsRegDeviceStateCallback))f)(regName, callback, args);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsRegDeviceStateCallback))f)(regName, callback, args));
 }
 
 NPU_EXPORT rtError_t rtsRegDeviceStateCallback(const char_t* regName, rtsDeviceStateCallback callback, void* args) {
@@ -12011,14 +12011,14 @@ NPU_EXPORT rtError_t rtsRegDeviceStateCallback(const char_t* regName, rtsDeviceS
     if (__builtin_expect(f == NULL, 0))
         return load_rtsRegDeviceStateCallback(regName, callback, args);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsRegDeviceStateCallback))f)(regName, callback, args);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsRegDeviceStateCallback))f)(regName, callback, args));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsSetDeviceTaskAbortCallback(const char_t* regName, rtsDeviceTaskAbortCallback callback, void* args) {
     void *f = npu_front_load(757);
     if (f == NULL)
         return (rtError_t)npu_front_fail(757);
-    return ((__typeof__(&rtsSetDeviceTaskAbortCallback))f)(regName, callback, args);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsSetDeviceTaskAbortCallback))f)(regName, callback, args));
 }
 
 NPU_EXPORT rtError_t rtsSetDeviceTaskAbortCallback(const char_t* regName, rtsDeviceTaskAbortCallback callback, void* args) {
@@ -12026,14 +12026,14 @@ NPU_EXPORT rtError_t rtsSetDeviceTaskAbortCallback(const char_t* regName, rtsDev
     if (__builtin_expect(f == NULL, 0))
         return load_rtsSetDeviceTaskAbortCallback(regName, callback, args);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsSetDeviceTaskAbortCallback))f)(regName, callback, args);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsSetDeviceTaskAbortCallback))f)(regName, callback, args));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsCtxGetCurrentDefaultStream(rtStream_t* stm) {
     void *f = npu_front_load(758);
     if (f == NULL)
         return (rtError_t)npu_front_fail(758);
-    return ((__typeof__(&rtsCtxGetCurrentDefaultStream))f)(stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsCtxGetCurrentDefaultStream))f)(stm));
 }
 
 NPU_EXPORT rtError_t rtsCtxGetCurrentDefaultStream(rtStream_t* stm) {
@@ -12041,14 +12041,14 @@ NPU_EXPORT rtError_t rtsCtxGetCurrentDefaultStream(rtStream_t* stm) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsCtxGetCurrentDefaultStream(stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsCtxGetCurrentDefaultStream))f)(stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsCtxGetCurrentDefaultStream))f)(stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetPrimaryCtxState(const int32_t devId, uint32_t* flags, int32_t* active) {
     void *f = npu_front_load(759);
     if (f == NULL)
         return (rtError_t)npu_front_fail(759);
-    return ((__typeof__(&rtsGetPrimaryCtxState))f)(devId, flags, active);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetPrimaryCtxState))f)(devId, flags, active));
 }
 
 NPU_EXPORT rtError_t rtsGetPrimaryCtxState(const int32_t devId, uint32_t* flags, int32_t* active) {
@@ -12056,14 +12056,14 @@ NPU_EXPORT rtError_t rtsGetPrimaryCtxState(const int32_t devId, uint32_t* flags,
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetPrimaryCtxState(devId, flags, active);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsGetPrimaryCtxState))f)(devId, flags, active);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetPrimaryCtxState))f)(devId, flags, active));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsCtxGetFloatOverflowAddr(void** overflowAddr) {
     void *f = npu_front_load(760);
     if (f == NULL)
         return (rtError_t)npu_front_fail(760);
-    return ((__typeof__(&rtsCtxGetFloatOverflowAddr))f)(overflowAddr);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsCtxGetFloatOverflowAddr))f)(overflowAddr));
 }
 
 NPU_EXPORT rtError_t rtsCtxGetFloatOverflowAddr(void** overflowAddr) {
@@ -12071,14 +12071,14 @@ NPU_EXPORT rtError_t rtsCtxGetFloatOverflowAddr(void** overflowAddr) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsCtxGetFloatOverflowAddr(overflowAddr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsCtxGetFloatOverflowAddr))f)(overflowAddr);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsCtxGetFloatOverflowAddr))f)(overflowAddr));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsEventGetId(rtEvent_t evt, uint32_t* evtId) {
     void *f = npu_front_load(761);
     if (f == NULL)
         return (rtError_t)npu_front_fail(761);
-    return ((__typeof__(&rtsEventGetId))f)(evt, evtId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsEventGetId))f)(evt, evtId));
 }
 
 NPU_EXPORT rtError_t rtsEventGetId(rtEvent_t evt, uint32_t* evtId) {
@@ -12086,14 +12086,14 @@ NPU_EXPORT rtError_t rtsEventGetId(rtEvent_t evt, uint32_t* evtId) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsEventGetId(evt, evtId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsEventGetId))f)(evt, evtId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsEventGetId))f)(evt, evtId));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsEventWait(rtStream_t stream, rtEvent_t evt, uint32_t timeout) {
     void *f = npu_front_load(762);
     if (f == NULL)
         return (rtError_t)npu_front_fail(762);
-    return ((__typeof__(&rtsEventWait))f)(stream, evt, timeout);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsEventWait))f)(stream, evt, timeout));
 }
 
 NPU_EXPORT rtError_t rtsEventWait(rtStream_t stream, rtEvent_t evt, uint32_t timeout) {
@@ -12101,14 +12101,14 @@ NPU_EXPORT rtError_t rtsEventWait(rtStream_t stream, rtEvent_t evt, uint32_t tim
     if (__builtin_expect(f == NULL, 0))
         return load_rtsEventWait(stream, evt, timeout);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsEventWait))f)(stream, evt, timeout);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsEventWait))f)(stream, evt, timeout));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsEventGetAvailNum(uint32_t* eventCount) {
     void *f = npu_front_load(763);
     if (f == NULL)
         return (rtError_t)npu_front_fail(763);
-    return ((__typeof__(&rtsEventGetAvailNum))f)(eventCount);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsEventGetAvailNum))f)(eventCount));
 }
 
 NPU_EXPORT rtError_t rtsEventGetAvailNum(uint32_t* eventCount) {
@@ -12116,14 +12116,14 @@ NPU_EXPORT rtError_t rtsEventGetAvailNum(uint32_t* eventCount) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsEventGetAvailNum(eventCount);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsEventGetAvailNum))f)(eventCount);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsEventGetAvailNum))f)(eventCount));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsNotifyCreate(rtNotify_t* notify, uint64_t flag) {
     void *f = npu_front_load(764);
     if (f == NULL)
         return (rtError_t)npu_front_fail(764);
-    return ((__typeof__(&rtsNotifyCreate))f)(notify, flag);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNotifyCreate))f)(notify, flag));
 }
 
 NPU_EXPORT rtError_t rtsNotifyCreate(rtNotify_t* notify, uint64_t flag) {
@@ -12131,14 +12131,14 @@ NPU_EXPORT rtError_t rtsNotifyCreate(rtNotify_t* notify, uint64_t flag) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNotifyCreate(notify, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsNotifyCreate))f)(notify, flag);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNotifyCreate))f)(notify, flag));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsNotifyDestroy(rtNotify_t notify) {
     void *f = npu_front_load(765);
     if (f == NULL)
         return (rtError_t)npu_front_fail(765);
-    return ((__typeof__(&rtsNotifyDestroy))f)(notify);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNotifyDestroy))f)(notify));
 }
 
 NPU_EXPORT rtError_t rtsNotifyDestroy(rtNotify_t notify) {
@@ -12146,14 +12146,14 @@ NPU_EXPORT rtError_t rtsNotifyDestroy(rtNotify_t notify) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNotifyDestroy(notify);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsNotifyDestroy))f)(notify);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNotifyDestroy))f)(notify));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsNotifyRecord(rtNotify_t notify, rtStream_t stm) {
     void *f = npu_front_load(766);
     if (f == NULL)
         return (rtError_t)npu_front_fail(766);
-    return ((__typeof__(&rtsNotifyRecord))f)(notify, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNotifyRecord))f)(notify, stm));
 }
 
 NPU_EXPORT rtError_t rtsNotifyRecord(rtNotify_t notify, rtStream_t stm) {
@@ -12161,14 +12161,14 @@ NPU_EXPORT rtError_t rtsNotifyRecord(rtNotify_t notify, rtStream_t stm) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNotifyRecord(notify, stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsNotifyRecord))f)(notify, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNotifyRecord))f)(notify, stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsNotifyWaitAndReset(rtNotify_t notify, rtStream_t stm, uint32_t timeout) {
     void *f = npu_front_load(767);
     if (f == NULL)
         return (rtError_t)npu_front_fail(767);
-    return ((__typeof__(&rtsNotifyWaitAndReset))f)(notify, stm, timeout);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNotifyWaitAndReset))f)(notify, stm, timeout));
 }
 
 NPU_EXPORT rtError_t rtsNotifyWaitAndReset(rtNotify_t notify, rtStream_t stm, uint32_t timeout) {
@@ -12176,14 +12176,14 @@ NPU_EXPORT rtError_t rtsNotifyWaitAndReset(rtNotify_t notify, rtStream_t stm, ui
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNotifyWaitAndReset(notify, stm, timeout);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsNotifyWaitAndReset))f)(notify, stm, timeout);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNotifyWaitAndReset))f)(notify, stm, timeout));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsNotifyGetId(rtNotify_t notify, uint32_t* notifyId) {
     void *f = npu_front_load(768);
     if (f == NULL)
         return (rtError_t)npu_front_fail(768);
-    return ((__typeof__(&rtsNotifyGetId))f)(notify, notifyId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNotifyGetId))f)(notify, notifyId));
 }
 
 NPU_EXPORT rtError_t rtsNotifyGetId(rtNotify_t notify, uint32_t* notifyId) {
@@ -12191,14 +12191,14 @@ NPU_EXPORT rtError_t rtsNotifyGetId(rtNotify_t notify, uint32_t* notifyId) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNotifyGetId(notify, notifyId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsNotifyGetId))f)(notify, notifyId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNotifyGetId))f)(notify, notifyId));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsNotifyBatchReset(rtNotify_t* notifies, uint32_t num) {
     void *f = npu_front_load(769);
     if (f == NULL)
         return (rtError_t)npu_front_fail(769);
-    return ((__typeof__(&rtsNotifyBatchReset))f)(notifies, num);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNotifyBatchReset))f)(notifies, num));
 }
 
 NPU_EXPORT rtError_t rtsNotifyBatchReset(rtNotify_t* notifies, uint32_t num) {
@@ -12206,14 +12206,14 @@ NPU_EXPORT rtError_t rtsNotifyBatchReset(rtNotify_t* notifies, uint32_t num) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNotifyBatchReset(notifies, num);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsNotifyBatchReset))f)(notifies, num);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNotifyBatchReset))f)(notifies, num));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsNotifyGetExportKey(rtNotify_t notify, char_t* key, uint32_t len, uint64_t flag) {
     void *f = npu_front_load(770);
     if (f == NULL)
         return (rtError_t)npu_front_fail(770);
-    return ((__typeof__(&rtsNotifyGetExportKey))f)(notify, key, len, flag);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNotifyGetExportKey))f)(notify, key, len, flag));
 }
 
 NPU_EXPORT rtError_t rtsNotifyGetExportKey(rtNotify_t notify, char_t* key, uint32_t len, uint64_t flag) {
@@ -12221,14 +12221,14 @@ NPU_EXPORT rtError_t rtsNotifyGetExportKey(rtNotify_t notify, char_t* key, uint3
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNotifyGetExportKey(notify, key, len, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsNotifyGetExportKey))f)(notify, key, len, flag);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNotifyGetExportKey))f)(notify, key, len, flag));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsNotifyImportByKey(rtNotify_t* notify, const char_t* key, uint64_t flag) {
     void *f = npu_front_load(771);
     if (f == NULL)
         return (rtError_t)npu_front_fail(771);
-    return ((__typeof__(&rtsNotifyImportByKey))f)(notify, key, flag);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNotifyImportByKey))f)(notify, key, flag));
 }
 
 NPU_EXPORT rtError_t rtsNotifyImportByKey(rtNotify_t* notify, const char_t* key, uint64_t flag) {
@@ -12236,14 +12236,14 @@ NPU_EXPORT rtError_t rtsNotifyImportByKey(rtNotify_t* notify, const char_t* key,
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNotifyImportByKey(notify, key, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsNotifyImportByKey))f)(notify, key, flag);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNotifyImportByKey))f)(notify, key, flag));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsNotifySetImportPid(rtNotify_t notify, int32_t pid[], int num) {
     void *f = npu_front_load(772);
     if (f == NULL)
         return (rtError_t)npu_front_fail(772);
-    return ((__typeof__(&rtsNotifySetImportPid))f)(notify, pid, num);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNotifySetImportPid))f)(notify, pid, num));
 }
 
 NPU_EXPORT rtError_t rtsNotifySetImportPid(rtNotify_t notify, int32_t pid[], int num) {
@@ -12251,14 +12251,14 @@ NPU_EXPORT rtError_t rtsNotifySetImportPid(rtNotify_t notify, int32_t pid[], int
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNotifySetImportPid(notify, pid, num);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsNotifySetImportPid))f)(notify, pid, num);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNotifySetImportPid))f)(notify, pid, num));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtNotifySetImportPidInterServer(rtNotify_t notify, const rtServerPid* serverPids, size_t num) {
     void *f = npu_front_load(773);
     if (f == NULL)
         return (rtError_t)npu_front_fail(773);
-    return ((__typeof__(&rtNotifySetImportPidInterServer))f)(notify, serverPids, num);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtNotifySetImportPidInterServer))f)(notify, serverPids, num));
 }
 
 NPU_EXPORT rtError_t rtNotifySetImportPidInterServer(rtNotify_t notify, const rtServerPid* serverPids, size_t num) {
@@ -12266,14 +12266,14 @@ NPU_EXPORT rtError_t rtNotifySetImportPidInterServer(rtNotify_t notify, const rt
     if (__builtin_expect(f == NULL, 0))
         return load_rtNotifySetImportPidInterServer(notify, serverPids, num);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtNotifySetImportPidInterServer))f)(notify, serverPids, num);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtNotifySetImportPidInterServer))f)(notify, serverPids, num));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtCntNotifyDestroy(rtCntNotify_t const inCntNotify) {
     void *f = npu_front_load(774);
     if (f == NULL)
         return (rtError_t)npu_front_fail(774);
-    return ((__typeof__(&rtCntNotifyDestroy))f)(inCntNotify);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCntNotifyDestroy))f)(inCntNotify));
 }
 
 NPU_EXPORT rtError_t rtCntNotifyDestroy(rtCntNotify_t const inCntNotify) {
@@ -12281,14 +12281,14 @@ NPU_EXPORT rtError_t rtCntNotifyDestroy(rtCntNotify_t const inCntNotify) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtCntNotifyDestroy(inCntNotify);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtCntNotifyDestroy))f)(inCntNotify);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCntNotifyDestroy))f)(inCntNotify));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtCntNotifyCreateServer(rtCntNotify_t* const cntNotify, uint64_t flags) {
     void *f = npu_front_load(775);
     if (f == NULL)
         return (rtError_t)npu_front_fail(775);
-    return ((__typeof__(&rtCntNotifyCreateServer))f)(cntNotify, flags);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCntNotifyCreateServer))f)(cntNotify, flags));
 }
 
 NPU_EXPORT rtError_t rtCntNotifyCreateServer(rtCntNotify_t* const cntNotify, uint64_t flags) {
@@ -12296,14 +12296,14 @@ NPU_EXPORT rtError_t rtCntNotifyCreateServer(rtCntNotify_t* const cntNotify, uin
     if (__builtin_expect(f == NULL, 0))
         return load_rtCntNotifyCreateServer(cntNotify, flags);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtCntNotifyCreateServer))f)(cntNotify, flags);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCntNotifyCreateServer))f)(cntNotify, flags));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsCntNotifyRecord(rtCntNotify_t cntNotify, rtStream_t stm, rtCntNotifyRecordInfo_t* info) {
     void *f = npu_front_load(776);
     if (f == NULL)
         return (rtError_t)npu_front_fail(776);
-    return ((__typeof__(&rtsCntNotifyRecord))f)(cntNotify, stm, info);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsCntNotifyRecord))f)(cntNotify, stm, info));
 }
 
 NPU_EXPORT rtError_t rtsCntNotifyRecord(rtCntNotify_t cntNotify, rtStream_t stm, rtCntNotifyRecordInfo_t* info) {
@@ -12311,14 +12311,14 @@ NPU_EXPORT rtError_t rtsCntNotifyRecord(rtCntNotify_t cntNotify, rtStream_t stm,
     if (__builtin_expect(f == NULL, 0))
         return load_rtsCntNotifyRecord(cntNotify, stm, info);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsCntNotifyRecord))f)(cntNotify, stm, info);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsCntNotifyRecord))f)(cntNotify, stm, info));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsCntNotifyWaitWithTimeout(rtCntNotify_t cntNotify, rtStream_t stm, rtCntNotifyWaitInfo_t* info) {
     void *f = npu_front_load(777);
     if (f == NULL)
         return (rtError_t)npu_front_fail(777);
-    return ((__typeof__(&rtsCntNotifyWaitWithTimeout))f)(cntNotify, stm, info);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsCntNotifyWaitWithTimeout))f)(cntNotify, stm, info));
 }
 
 NPU_EXPORT rtError_t rtsCntNotifyWaitWithTimeout(rtCntNotify_t cntNotify, rtStream_t stm, rtCntNotifyWaitInfo_t* info) {
@@ -12326,14 +12326,14 @@ NPU_EXPORT rtError_t rtsCntNotifyWaitWithTimeout(rtCntNotify_t cntNotify, rtStre
     if (__builtin_expect(f == NULL, 0))
         return load_rtsCntNotifyWaitWithTimeout(cntNotify, stm, info);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsCntNotifyWaitWithTimeout))f)(cntNotify, stm, info);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsCntNotifyWaitWithTimeout))f)(cntNotify, stm, info));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsCntNotifyReset(rtCntNotify_t cntNotify, rtStream_t stm) {
     void *f = npu_front_load(778);
     if (f == NULL)
         return (rtError_t)npu_front_fail(778);
-    return ((__typeof__(&rtsCntNotifyReset))f)(cntNotify, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsCntNotifyReset))f)(cntNotify, stm));
 }
 
 NPU_EXPORT rtError_t rtsCntNotifyReset(rtCntNotify_t cntNotify, rtStream_t stm) {
@@ -12341,14 +12341,14 @@ NPU_EXPORT rtError_t rtsCntNotifyReset(rtCntNotify_t cntNotify, rtStream_t stm) 
     if (__builtin_expect(f == NULL, 0))
         return load_rtsCntNotifyReset(cntNotify, stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsCntNotifyReset))f)(cntNotify, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsCntNotifyReset))f)(cntNotify, stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsCntNotifyGetId(rtCntNotify_t cntNotify, uint32_t* notifyId) {
     void *f = npu_front_load(779);
     if (f == NULL)
         return (rtError_t)npu_front_fail(779);
-    return ((__typeof__(&rtsCntNotifyGetId))f)(cntNotify, notifyId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsCntNotifyGetId))f)(cntNotify, notifyId));
 }
 
 NPU_EXPORT rtError_t rtsCntNotifyGetId(rtCntNotify_t cntNotify, uint32_t* notifyId) {
@@ -12356,14 +12356,14 @@ NPU_EXPORT rtError_t rtsCntNotifyGetId(rtCntNotify_t cntNotify, uint32_t* notify
     if (__builtin_expect(f == NULL, 0))
         return load_rtsCntNotifyGetId(cntNotify, notifyId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsCntNotifyGetId))f)(cntNotify, notifyId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsCntNotifyGetId))f)(cntNotify, notifyId));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetMemcpyDescSize(rtMemcpyKind kind, size_t* descSize) {
     void *f = npu_front_load(780);
     if (f == NULL)
         return (rtError_t)npu_front_fail(780);
-    return ((__typeof__(&rtsGetMemcpyDescSize))f)(kind, descSize);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetMemcpyDescSize))f)(kind, descSize));
 }
 
 NPU_EXPORT rtError_t rtsGetMemcpyDescSize(rtMemcpyKind kind, size_t* descSize) {
@@ -12371,14 +12371,14 @@ NPU_EXPORT rtError_t rtsGetMemcpyDescSize(rtMemcpyKind kind, size_t* descSize) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetMemcpyDescSize(kind, descSize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsGetMemcpyDescSize))f)(kind, descSize);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetMemcpyDescSize))f)(kind, descSize));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsSetMemcpyDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, rtMemcpyConfig_t* config) {
     void *f = npu_front_load(781);
     if (f == NULL)
         return (rtError_t)npu_front_fail(781);
-    return ((__typeof__(&rtsSetMemcpyDesc))f)(desc, kind, srcAddr, dstAddr, count, config);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsSetMemcpyDesc))f)(desc, kind, srcAddr, dstAddr, count, config));
 }
 
 NPU_EXPORT rtError_t rtsSetMemcpyDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, rtMemcpyConfig_t* config) {
@@ -12386,14 +12386,14 @@ NPU_EXPORT rtError_t rtsSetMemcpyDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, vo
     if (__builtin_expect(f == NULL, 0))
         return load_rtsSetMemcpyDesc(desc, kind, srcAddr, dstAddr, count, config);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsSetMemcpyDesc))f)(desc, kind, srcAddr, dstAddr, count, config);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsSetMemcpyDesc))f)(desc, kind, srcAddr, dstAddr, count, config));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsMemcpyAsyncWithDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, rtMemcpyConfig_t* config, rtStream_t stream) {
     void *f = npu_front_load(782);
     if (f == NULL)
         return (rtError_t)npu_front_fail(782);
-    return ((__typeof__(&rtsMemcpyAsyncWithDesc))f)(desc, kind, config, stream);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsMemcpyAsyncWithDesc))f)(desc, kind, config, stream));
 }
 
 NPU_EXPORT rtError_t rtsMemcpyAsyncWithDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, rtMemcpyConfig_t* config, rtStream_t stream) {
@@ -12401,14 +12401,14 @@ NPU_EXPORT rtError_t rtsMemcpyAsyncWithDesc(rtMemcpyDesc_t desc, rtMemcpyKind ki
     if (__builtin_expect(f == NULL, 0))
         return load_rtsMemcpyAsyncWithDesc(desc, kind, config, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsMemcpyAsyncWithDesc))f)(desc, kind, config, stream);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsMemcpyAsyncWithDesc))f)(desc, kind, config, stream));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsCmoAsyncWithBarrier(void* srcAddrPtr, size_t srcLen, rtCmoOpCode cmoType, uint32_t logicId, rtStream_t stm) {
     void *f = npu_front_load(783);
     if (f == NULL)
         return (rtError_t)npu_front_fail(783);
-    return ((__typeof__(&rtsCmoAsyncWithBarrier))f)(srcAddrPtr, srcLen, cmoType, logicId, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsCmoAsyncWithBarrier))f)(srcAddrPtr, srcLen, cmoType, logicId, stm));
 }
 
 NPU_EXPORT rtError_t rtsCmoAsyncWithBarrier(void* srcAddrPtr, size_t srcLen, rtCmoOpCode cmoType, uint32_t logicId, rtStream_t stm) {
@@ -12416,14 +12416,14 @@ NPU_EXPORT rtError_t rtsCmoAsyncWithBarrier(void* srcAddrPtr, size_t srcLen, rtC
     if (__builtin_expect(f == NULL, 0))
         return load_rtsCmoAsyncWithBarrier(srcAddrPtr, srcLen, cmoType, logicId, stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsCmoAsyncWithBarrier))f)(srcAddrPtr, srcLen, cmoType, logicId, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsCmoAsyncWithBarrier))f)(srcAddrPtr, srcLen, cmoType, logicId, stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsMalloc(void** devPtr, uint64_t size, rtMallocPolicy policy, rtMallocAdvise advise, rtMallocConfig_t* cfg) {
     void *f = npu_front_load(784);
     if (f == NULL)
         return (rtError_t)npu_front_fail(784);
-    return ((__typeof__(&rtsMalloc))f)(devPtr, size, policy, advise, cfg);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsMalloc))f)(devPtr, size, policy, advise, cfg));
 }
 
 NPU_EXPORT rtError_t rtsMalloc(void** devPtr, uint64_t size, rtMallocPolicy policy, rtMallocAdvise advise, rtMallocConfig_t* cfg) {
@@ -12431,14 +12431,14 @@ NPU_EXPORT rtError_t rtsMalloc(void** devPtr, uint64_t size, rtMallocPolicy poli
     if (__builtin_expect(f == NULL, 0))
         return load_rtsMalloc(devPtr, size, policy, advise, cfg);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsMalloc))f)(devPtr, size, policy, advise, cfg);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsMalloc))f)(devPtr, size, policy, advise, cfg));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsMemExportToShareableHandle(rtDrvMemHandle handle, rtDrvMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle) {
     void *f = npu_front_load(785);
     if (f == NULL)
         return (rtError_t)npu_front_fail(785);
-    return ((__typeof__(&rtsMemExportToShareableHandle))f)(handle, handleType, flags, shareableHandle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsMemExportToShareableHandle))f)(handle, handleType, flags, shareableHandle));
 }
 
 NPU_EXPORT rtError_t rtsMemExportToShareableHandle(rtDrvMemHandle handle, rtDrvMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle) {
@@ -12446,14 +12446,14 @@ NPU_EXPORT rtError_t rtsMemExportToShareableHandle(rtDrvMemHandle handle, rtDrvM
     if (__builtin_expect(f == NULL, 0))
         return load_rtsMemExportToShareableHandle(handle, handleType, flags, shareableHandle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsMemExportToShareableHandle))f)(handle, handleType, flags, shareableHandle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsMemExportToShareableHandle))f)(handle, handleType, flags, shareableHandle));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsMallocHost(void** hostPtr, uint64_t size, const rtMallocConfig_t* cfg) {
     void *f = npu_front_load(786);
     if (f == NULL)
         return (rtError_t)npu_front_fail(786);
-    return ((__typeof__(&rtsMallocHost))f)(hostPtr, size, cfg);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsMallocHost))f)(hostPtr, size, cfg));
 }
 
 NPU_EXPORT rtError_t rtsMallocHost(void** hostPtr, uint64_t size, const rtMallocConfig_t* cfg) {
@@ -12461,14 +12461,14 @@ NPU_EXPORT rtError_t rtsMallocHost(void** hostPtr, uint64_t size, const rtMalloc
     if (__builtin_expect(f == NULL, 0))
         return load_rtsMallocHost(hostPtr, size, cfg);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsMallocHost))f)(hostPtr, size, cfg);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsMallocHost))f)(hostPtr, size, cfg));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsPointerGetAttributes(const void* ptr, rtPtrAttributes_t* attributes) {
     void *f = npu_front_load(787);
     if (f == NULL)
         return (rtError_t)npu_front_fail(787);
-    return ((__typeof__(&rtsPointerGetAttributes))f)(ptr, attributes);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsPointerGetAttributes))f)(ptr, attributes));
 }
 
 NPU_EXPORT rtError_t rtsPointerGetAttributes(const void* ptr, rtPtrAttributes_t* attributes) {
@@ -12476,14 +12476,14 @@ NPU_EXPORT rtError_t rtsPointerGetAttributes(const void* ptr, rtPtrAttributes_t*
     if (__builtin_expect(f == NULL, 0))
         return load_rtsPointerGetAttributes(ptr, attributes);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsPointerGetAttributes))f)(ptr, attributes);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsPointerGetAttributes))f)(ptr, attributes));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsHostRegister(void* ptr, uint64_t size, rtHostRegisterType type, void** devPtr) {
     void *f = npu_front_load(788);
     if (f == NULL)
         return (rtError_t)npu_front_fail(788);
-    return ((__typeof__(&rtsHostRegister))f)(ptr, size, type, devPtr);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsHostRegister))f)(ptr, size, type, devPtr));
 }
 
 NPU_EXPORT rtError_t rtsHostRegister(void* ptr, uint64_t size, rtHostRegisterType type, void** devPtr) {
@@ -12491,14 +12491,14 @@ NPU_EXPORT rtError_t rtsHostRegister(void* ptr, uint64_t size, rtHostRegisterTyp
     if (__builtin_expect(f == NULL, 0))
         return load_rtsHostRegister(ptr, size, type, devPtr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsHostRegister))f)(ptr, size, type, devPtr);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsHostRegister))f)(ptr, size, type, devPtr));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
     void *f = npu_front_load(789);
     if (f == NULL)
         return (rtError_t)npu_front_fail(789);
-    return ((__typeof__(&rtHostRegisterV2))f)(ptr, size, flag);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtHostRegisterV2))f)(ptr, size, flag));
 }
 
 NPU_EXPORT rtError_t rtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
@@ -12506,14 +12506,14 @@ NPU_EXPORT rtError_t rtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtHostRegisterV2(ptr, size, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtHostRegisterV2))f)(ptr, size, flag);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtHostRegisterV2))f)(ptr, size, flag));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsHostUnregister(void* ptr) {
     void *f = npu_front_load(790);
     if (f == NULL)
         return (rtError_t)npu_front_fail(790);
-    return ((__typeof__(&rtsHostUnregister))f)(ptr);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsHostUnregister))f)(ptr));
 }
 
 NPU_EXPORT rtError_t rtsHostUnregister(void* ptr) {
@@ -12521,14 +12521,14 @@ NPU_EXPORT rtError_t rtsHostUnregister(void* ptr) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsHostUnregister(ptr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsHostUnregister))f)(ptr);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsHostUnregister))f)(ptr));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
     void *f = npu_front_load(791);
     if (f == NULL)
         return (rtError_t)npu_front_fail(791);
-    return ((__typeof__(&rtHostGetDevicePointer))f)(pHost, pDevice, flag);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtHostGetDevicePointer))f)(pHost, pDevice, flag));
 }
 
 NPU_EXPORT rtError_t rtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
@@ -12536,14 +12536,14 @@ NPU_EXPORT rtError_t rtHostGetDevicePointer(void* pHost, void** pDevice, uint32_
     if (__builtin_expect(f == NULL, 0))
         return load_rtHostGetDevicePointer(pHost, pDevice, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtHostGetDevicePointer))f)(pHost, pDevice, flag);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtHostGetDevicePointer))f)(pHost, pDevice, flag));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetCmoDescSize(size_t* size) {
     void *f = npu_front_load(792);
     if (f == NULL)
         return (rtError_t)npu_front_fail(792);
-    return ((__typeof__(&rtsGetCmoDescSize))f)(size);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetCmoDescSize))f)(size));
 }
 
 NPU_EXPORT rtError_t rtsGetCmoDescSize(size_t* size) {
@@ -12551,14 +12551,14 @@ NPU_EXPORT rtError_t rtsGetCmoDescSize(size_t* size) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetCmoDescSize(size);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsGetCmoDescSize))f)(size);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetCmoDescSize))f)(size));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsSetCmoDesc(rtCmoDesc_t cmoDesc, void* srcAddr, size_t srcLen) {
     void *f = npu_front_load(793);
     if (f == NULL)
         return (rtError_t)npu_front_fail(793);
-    return ((__typeof__(&rtsSetCmoDesc))f)(cmoDesc, srcAddr, srcLen);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsSetCmoDesc))f)(cmoDesc, srcAddr, srcLen));
 }
 
 NPU_EXPORT rtError_t rtsSetCmoDesc(rtCmoDesc_t cmoDesc, void* srcAddr, size_t srcLen) {
@@ -12566,14 +12566,14 @@ NPU_EXPORT rtError_t rtsSetCmoDesc(rtCmoDesc_t cmoDesc, void* srcAddr, size_t sr
     if (__builtin_expect(f == NULL, 0))
         return load_rtsSetCmoDesc(cmoDesc, srcAddr, srcLen);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsSetCmoDesc))f)(cmoDesc, srcAddr, srcLen);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsSetCmoDesc))f)(cmoDesc, srcAddr, srcLen));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsLaunchCmoAddrTask(rtCmoDesc_t cmoDesc, rtStream_t stm, rtCmoOpCode cmoOpCode, const void* reserve) {
     void *f = npu_front_load(794);
     if (f == NULL)
         return (rtError_t)npu_front_fail(794);
-    return ((__typeof__(&rtsLaunchCmoAddrTask))f)(cmoDesc, stm, cmoOpCode, reserve);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLaunchCmoAddrTask))f)(cmoDesc, stm, cmoOpCode, reserve));
 }
 
 NPU_EXPORT rtError_t rtsLaunchCmoAddrTask(rtCmoDesc_t cmoDesc, rtStream_t stm, rtCmoOpCode cmoOpCode, const void* reserve) {
@@ -12581,14 +12581,14 @@ NPU_EXPORT rtError_t rtsLaunchCmoAddrTask(rtCmoDesc_t cmoDesc, rtStream_t stm, r
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLaunchCmoAddrTask(cmoDesc, stm, cmoOpCode, reserve);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsLaunchCmoAddrTask))f)(cmoDesc, stm, cmoOpCode, reserve);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLaunchCmoAddrTask))f)(cmoDesc, stm, cmoOpCode, reserve));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsLaunchReduceAsyncTask(const rtReduceInfo_t* reduceInfo, const rtStream_t stm, const void* reserve) {
     void *f = npu_front_load(795);
     if (f == NULL)
         return (rtError_t)npu_front_fail(795);
-    return ((__typeof__(&rtsLaunchReduceAsyncTask))f)(reduceInfo, stm, reserve);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLaunchReduceAsyncTask))f)(reduceInfo, stm, reserve));
 }
 
 NPU_EXPORT rtError_t rtsLaunchReduceAsyncTask(const rtReduceInfo_t* reduceInfo, const rtStream_t stm, const void* reserve) {
@@ -12596,14 +12596,14 @@ NPU_EXPORT rtError_t rtsLaunchReduceAsyncTask(const rtReduceInfo_t* reduceInfo, 
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLaunchReduceAsyncTask(reduceInfo, stm, reserve);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsLaunchReduceAsyncTask))f)(reduceInfo, stm, reserve);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLaunchReduceAsyncTask))f)(reduceInfo, stm, reserve));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetP2PStatus(uint32_t devIdDes, uint32_t phyIdSrc, uint32_t* status) {
     void *f = npu_front_load(796);
     if (f == NULL)
         return (rtError_t)npu_front_fail(796);
-    return ((__typeof__(&rtsGetP2PStatus))f)(devIdDes, phyIdSrc, status);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetP2PStatus))f)(devIdDes, phyIdSrc, status));
 }
 
 NPU_EXPORT rtError_t rtsGetP2PStatus(uint32_t devIdDes, uint32_t phyIdSrc, uint32_t* status) {
@@ -12611,14 +12611,14 @@ NPU_EXPORT rtError_t rtsGetP2PStatus(uint32_t devIdDes, uint32_t phyIdSrc, uint3
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetP2PStatus(devIdDes, phyIdSrc, status);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsGetP2PStatus))f)(devIdDes, phyIdSrc, status);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetP2PStatus))f)(devIdDes, phyIdSrc, status));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsIpcMemGetExportKey(const void* ptr, size_t size, char_t* key, uint32_t len, uint64_t flags) {
     void *f = npu_front_load(797);
     if (f == NULL)
         return (rtError_t)npu_front_fail(797);
-    return ((__typeof__(&rtsIpcMemGetExportKey))f)(ptr, size, key, len, flags);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsIpcMemGetExportKey))f)(ptr, size, key, len, flags));
 }
 
 NPU_EXPORT rtError_t rtsIpcMemGetExportKey(const void* ptr, size_t size, char_t* key, uint32_t len, uint64_t flags) {
@@ -12626,14 +12626,14 @@ NPU_EXPORT rtError_t rtsIpcMemGetExportKey(const void* ptr, size_t size, char_t*
     if (__builtin_expect(f == NULL, 0))
         return load_rtsIpcMemGetExportKey(ptr, size, key, len, flags);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsIpcMemGetExportKey))f)(ptr, size, key, len, flags);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsIpcMemGetExportKey))f)(ptr, size, key, len, flags));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsIpcMemClose(const char_t* key) {
     void *f = npu_front_load(798);
     if (f == NULL)
         return (rtError_t)npu_front_fail(798);
-    return ((__typeof__(&rtsIpcMemClose))f)(key);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsIpcMemClose))f)(key));
 }
 
 NPU_EXPORT rtError_t rtsIpcMemClose(const char_t* key) {
@@ -12641,14 +12641,14 @@ NPU_EXPORT rtError_t rtsIpcMemClose(const char_t* key) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsIpcMemClose(key);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsIpcMemClose))f)(key);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsIpcMemClose))f)(key));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsIpcMemImportByKey(void** ptr, const char_t* key, uint64_t flags) {
     void *f = npu_front_load(799);
     if (f == NULL)
         return (rtError_t)npu_front_fail(799);
-    return ((__typeof__(&rtsIpcMemImportByKey))f)(ptr, key, flags);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsIpcMemImportByKey))f)(ptr, key, flags));
 }
 
 NPU_EXPORT rtError_t rtsIpcMemImportByKey(void** ptr, const char_t* key, uint64_t flags) {
@@ -12656,14 +12656,14 @@ NPU_EXPORT rtError_t rtsIpcMemImportByKey(void** ptr, const char_t* key, uint64_
     if (__builtin_expect(f == NULL, 0))
         return load_rtsIpcMemImportByKey(ptr, key, flags);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsIpcMemImportByKey))f)(ptr, key, flags);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsIpcMemImportByKey))f)(ptr, key, flags));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsIpcMemSetImportPid(const char_t* key, int32_t pid[], int num) {
     void *f = npu_front_load(800);
     if (f == NULL)
         return (rtError_t)npu_front_fail(800);
-    return ((__typeof__(&rtsIpcMemSetImportPid))f)(key, pid, num);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsIpcMemSetImportPid))f)(key, pid, num));
 }
 
 NPU_EXPORT rtError_t rtsIpcMemSetImportPid(const char_t* key, int32_t pid[], int num) {
@@ -12671,14 +12671,14 @@ NPU_EXPORT rtError_t rtsIpcMemSetImportPid(const char_t* key, int32_t pid[], int
     if (__builtin_expect(f == NULL, 0))
         return load_rtsIpcMemSetImportPid(key, pid, num);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsIpcMemSetImportPid))f)(key, pid, num);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsIpcMemSetImportPid))f)(key, pid, num));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsCheckMemType(void** addrs, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve) {
     void *f = npu_front_load(801);
     if (f == NULL)
         return (rtError_t)npu_front_fail(801);
-    return ((__typeof__(&rtsCheckMemType))f)(addrs, size, memType, checkResult, reserve);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsCheckMemType))f)(addrs, size, memType, checkResult, reserve));
 }
 
 NPU_EXPORT rtError_t rtsCheckMemType(void** addrs, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve) {
@@ -12686,14 +12686,14 @@ NPU_EXPORT rtError_t rtsCheckMemType(void** addrs, uint32_t size, uint32_t memTy
     if (__builtin_expect(f == NULL, 0))
         return load_rtsCheckMemType(addrs, size, memType, checkResult, reserve);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsCheckMemType))f)(addrs, size, memType, checkResult, reserve);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsCheckMemType))f)(addrs, size, memType, checkResult, reserve));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemcpyAsyncWithOffset(void** dst, uint64_t dstMax, uint64_t dstDataOffset, const void** src, uint64_t cnt, uint64_t srcDataOffset, rtMemcpyKind kind, rtStream_t stm) {
     void *f = npu_front_load(802);
     if (f == NULL)
         return (rtError_t)npu_front_fail(802);
-    return ((__typeof__(&rtMemcpyAsyncWithOffset))f)(dst, dstMax, dstDataOffset, src, cnt, srcDataOffset, kind, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemcpyAsyncWithOffset))f)(dst, dstMax, dstDataOffset, src, cnt, srcDataOffset, kind, stm));
 }
 
 NPU_EXPORT rtError_t rtMemcpyAsyncWithOffset(void** dst, uint64_t dstMax, uint64_t dstDataOffset, const void** src, uint64_t cnt, uint64_t srcDataOffset, rtMemcpyKind kind, rtStream_t stm) {
@@ -12701,14 +12701,14 @@ NPU_EXPORT rtError_t rtMemcpyAsyncWithOffset(void** dst, uint64_t dstMax, uint64
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemcpyAsyncWithOffset(dst, dstMax, dstDataOffset, src, cnt, srcDataOffset, kind, stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemcpyAsyncWithOffset))f)(dst, dstMax, dstDataOffset, src, cnt, srcDataOffset, kind, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemcpyAsyncWithOffset))f)(dst, dstMax, dstDataOffset, src, cnt, srcDataOffset, kind, stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtIpcMemImportPidInterServer(const char* key, const rtServerPid* serverPids, size_t num) {
     void *f = npu_front_load(803);
     if (f == NULL)
         return (rtError_t)npu_front_fail(803);
-    return ((__typeof__(&rtIpcMemImportPidInterServer))f)(key, serverPids, num);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtIpcMemImportPidInterServer))f)(key, serverPids, num));
 }
 
 NPU_EXPORT rtError_t rtIpcMemImportPidInterServer(const char* key, const rtServerPid* serverPids, size_t num) {
@@ -12716,14 +12716,14 @@ NPU_EXPORT rtError_t rtIpcMemImportPidInterServer(const char* key, const rtServe
     if (__builtin_expect(f == NULL, 0))
         return load_rtIpcMemImportPidInterServer(key, serverPids, num);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtIpcMemImportPidInterServer))f)(key, serverPids, num);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtIpcMemImportPidInterServer))f)(key, serverPids, num));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtGetMemUsageInfo(uint32_t deviceId, rtMemUsageInfo_t* memUsageInfo, size_t inputNum, size_t* outputNum) {
     void *f = npu_front_load(804);
     if (f == NULL)
         return (rtError_t)npu_front_fail(804);
-    return ((__typeof__(&rtGetMemUsageInfo))f)(deviceId, memUsageInfo, inputNum, outputNum);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetMemUsageInfo))f)(deviceId, memUsageInfo, inputNum, outputNum));
 }
 
 NPU_EXPORT rtError_t rtGetMemUsageInfo(uint32_t deviceId, rtMemUsageInfo_t* memUsageInfo, size_t inputNum, size_t* outputNum) {
@@ -12731,14 +12731,14 @@ NPU_EXPORT rtError_t rtGetMemUsageInfo(uint32_t deviceId, rtMemUsageInfo_t* memU
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetMemUsageInfo(deviceId, memUsageInfo, inputNum, outputNum);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtGetMemUsageInfo))f)(deviceId, memUsageInfo, inputNum, outputNum);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetMemUsageInfo))f)(deviceId, memUsageInfo, inputNum, outputNum));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsStreamCreate(rtStream_t* stream, rtStreamCreateConfig_t* config) {
     void *f = npu_front_load(805);
     if (f == NULL)
         return (rtError_t)npu_front_fail(805);
-    return ((__typeof__(&rtsStreamCreate))f)(stream, config);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsStreamCreate))f)(stream, config));
 }
 
 NPU_EXPORT rtError_t rtsStreamCreate(rtStream_t* stream, rtStreamCreateConfig_t* config) {
@@ -12746,14 +12746,14 @@ NPU_EXPORT rtError_t rtsStreamCreate(rtStream_t* stream, rtStreamCreateConfig_t*
     if (__builtin_expect(f == NULL, 0))
         return load_rtsStreamCreate(stream, config);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsStreamCreate))f)(stream, config);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsStreamCreate))f)(stream, config));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsStreamSetAttribute(rtStream_t stm, rtStreamAttr stmAttrId, rtStreamAttrValue_t* attrValue) {
     void *f = npu_front_load(806);
     if (f == NULL)
         return (rtError_t)npu_front_fail(806);
-    return ((__typeof__(&rtsStreamSetAttribute))f)(stm, stmAttrId, attrValue);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsStreamSetAttribute))f)(stm, stmAttrId, attrValue));
 }
 
 NPU_EXPORT rtError_t rtsStreamSetAttribute(rtStream_t stm, rtStreamAttr stmAttrId, rtStreamAttrValue_t* attrValue) {
@@ -12761,14 +12761,14 @@ NPU_EXPORT rtError_t rtsStreamSetAttribute(rtStream_t stm, rtStreamAttr stmAttrI
     if (__builtin_expect(f == NULL, 0))
         return load_rtsStreamSetAttribute(stm, stmAttrId, attrValue);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsStreamSetAttribute))f)(stm, stmAttrId, attrValue);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsStreamSetAttribute))f)(stm, stmAttrId, attrValue));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsStreamGetAttribute(rtStream_t stm, rtStreamAttr stmAttrId, rtStreamAttrValue_t* attrValue) {
     void *f = npu_front_load(807);
     if (f == NULL)
         return (rtError_t)npu_front_fail(807);
-    return ((__typeof__(&rtsStreamGetAttribute))f)(stm, stmAttrId, attrValue);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsStreamGetAttribute))f)(stm, stmAttrId, attrValue));
 }
 
 NPU_EXPORT rtError_t rtsStreamGetAttribute(rtStream_t stm, rtStreamAttr stmAttrId, rtStreamAttrValue_t* attrValue) {
@@ -12776,14 +12776,14 @@ NPU_EXPORT rtError_t rtsStreamGetAttribute(rtStream_t stm, rtStreamAttr stmAttrI
     if (__builtin_expect(f == NULL, 0))
         return load_rtsStreamGetAttribute(stm, stmAttrId, attrValue);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsStreamGetAttribute))f)(stm, stmAttrId, attrValue);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsStreamGetAttribute))f)(stm, stmAttrId, attrValue));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsStreamGetAvailableNum(uint32_t* streamCount) {
     void *f = npu_front_load(808);
     if (f == NULL)
         return (rtError_t)npu_front_fail(808);
-    return ((__typeof__(&rtsStreamGetAvailableNum))f)(streamCount);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsStreamGetAvailableNum))f)(streamCount));
 }
 
 NPU_EXPORT rtError_t rtsStreamGetAvailableNum(uint32_t* streamCount) {
@@ -12791,14 +12791,14 @@ NPU_EXPORT rtError_t rtsStreamGetAvailableNum(uint32_t* streamCount) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsStreamGetAvailableNum(streamCount);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsStreamGetAvailableNum))f)(streamCount);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsStreamGetAvailableNum))f)(streamCount));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsStreamGetId(rtStream_t stm, int32_t* streamId) {
     void *f = npu_front_load(809);
     if (f == NULL)
         return (rtError_t)npu_front_fail(809);
-    return ((__typeof__(&rtsStreamGetId))f)(stm, streamId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsStreamGetId))f)(stm, streamId));
 }
 
 NPU_EXPORT rtError_t rtsStreamGetId(rtStream_t stm, int32_t* streamId) {
@@ -12806,14 +12806,14 @@ NPU_EXPORT rtError_t rtsStreamGetId(rtStream_t stm, int32_t* streamId) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsStreamGetId(stm, streamId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsStreamGetId))f)(stm, streamId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsStreamGetId))f)(stm, streamId));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsStreamBeginTaskGrp(rtStream_t stm) {
     void *f = npu_front_load(810);
     if (f == NULL)
         return (rtError_t)npu_front_fail(810);
-    return ((__typeof__(&rtsStreamBeginTaskGrp))f)(stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsStreamBeginTaskGrp))f)(stm));
 }
 
 NPU_EXPORT rtError_t rtsStreamBeginTaskGrp(rtStream_t stm) {
@@ -12821,14 +12821,14 @@ NPU_EXPORT rtError_t rtsStreamBeginTaskGrp(rtStream_t stm) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsStreamBeginTaskGrp(stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsStreamBeginTaskGrp))f)(stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsStreamBeginTaskGrp))f)(stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsStreamEndTaskGrp(rtStream_t stm, rtTaskGrp_t* handle) {
     void *f = npu_front_load(811);
     if (f == NULL)
         return (rtError_t)npu_front_fail(811);
-    return ((__typeof__(&rtsStreamEndTaskGrp))f)(stm, handle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsStreamEndTaskGrp))f)(stm, handle));
 }
 
 NPU_EXPORT rtError_t rtsStreamEndTaskGrp(rtStream_t stm, rtTaskGrp_t* handle) {
@@ -12836,14 +12836,14 @@ NPU_EXPORT rtError_t rtsStreamEndTaskGrp(rtStream_t stm, rtTaskGrp_t* handle) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsStreamEndTaskGrp(stm, handle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsStreamEndTaskGrp))f)(stm, handle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsStreamEndTaskGrp))f)(stm, handle));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsStreamBeginTaskUpdate(rtStream_t stm, rtTaskGrp_t handle) {
     void *f = npu_front_load(812);
     if (f == NULL)
         return (rtError_t)npu_front_fail(812);
-    return ((__typeof__(&rtsStreamBeginTaskUpdate))f)(stm, handle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsStreamBeginTaskUpdate))f)(stm, handle));
 }
 
 NPU_EXPORT rtError_t rtsStreamBeginTaskUpdate(rtStream_t stm, rtTaskGrp_t handle) {
@@ -12851,14 +12851,14 @@ NPU_EXPORT rtError_t rtsStreamBeginTaskUpdate(rtStream_t stm, rtTaskGrp_t handle
     if (__builtin_expect(f == NULL, 0))
         return load_rtsStreamBeginTaskUpdate(stm, handle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsStreamBeginTaskUpdate))f)(stm, handle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsStreamBeginTaskUpdate))f)(stm, handle));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsStreamEndTaskUpdate(rtStream_t stm) {
     void *f = npu_front_load(813);
     if (f == NULL)
         return (rtError_t)npu_front_fail(813);
-    return ((__typeof__(&rtsStreamEndTaskUpdate))f)(stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsStreamEndTaskUpdate))f)(stm));
 }
 
 NPU_EXPORT rtError_t rtsStreamEndTaskUpdate(rtStream_t stm) {
@@ -12866,14 +12866,14 @@ NPU_EXPORT rtError_t rtsStreamEndTaskUpdate(rtStream_t stm) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsStreamEndTaskUpdate(stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsStreamEndTaskUpdate))f)(stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsStreamEndTaskUpdate))f)(stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsSwitchStream(void* leftValue, rtCondition_t cond, void* rightValue, rtSwitchDataType_t dataType, rtStream_t trueStream, rtStream_t falseStream, rtStream_t stream) {
     void *f = npu_front_load(814);
     if (f == NULL)
         return (rtError_t)npu_front_fail(814);
-    return ((__typeof__(&rtsSwitchStream))f)(leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsSwitchStream))f)(leftValue, cond, rightValue, dataType, trueStream, falseStream, stream));
 }
 
 NPU_EXPORT rtError_t rtsSwitchStream(void* leftValue, rtCondition_t cond, void* rightValue, rtSwitchDataType_t dataType, rtStream_t trueStream, rtStream_t falseStream, rtStream_t stream) {
@@ -12881,14 +12881,14 @@ NPU_EXPORT rtError_t rtsSwitchStream(void* leftValue, rtCondition_t cond, void* 
     if (__builtin_expect(f == NULL, 0))
         return load_rtsSwitchStream(leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsSwitchStream))f)(leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsSwitchStream))f)(leftValue, cond, rightValue, dataType, trueStream, falseStream, stream));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsActiveStream(rtStream_t activeStream, rtStream_t stream) {
     void *f = npu_front_load(815);
     if (f == NULL)
         return (rtError_t)npu_front_fail(815);
-    return ((__typeof__(&rtsActiveStream))f)(activeStream, stream);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsActiveStream))f)(activeStream, stream));
 }
 
 NPU_EXPORT rtError_t rtsActiveStream(rtStream_t activeStream, rtStream_t stream) {
@@ -12896,14 +12896,14 @@ NPU_EXPORT rtError_t rtsActiveStream(rtStream_t activeStream, rtStream_t stream)
     if (__builtin_expect(f == NULL, 0))
         return load_rtsActiveStream(activeStream, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsActiveStream))f)(activeStream, stream);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsActiveStream))f)(activeStream, stream));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsSetStreamResLimit(rtStream_t stm, const rtDevResLimitType_t type, const uint32_t value) {
     void *f = npu_front_load(816);
     if (f == NULL)
         return (rtError_t)npu_front_fail(816);
-    return ((__typeof__(&rtsSetStreamResLimit))f)(stm, type, value);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsSetStreamResLimit))f)(stm, type, value));
 }
 
 NPU_EXPORT rtError_t rtsSetStreamResLimit(rtStream_t stm, const rtDevResLimitType_t type, const uint32_t value) {
@@ -12911,14 +12911,14 @@ NPU_EXPORT rtError_t rtsSetStreamResLimit(rtStream_t stm, const rtDevResLimitTyp
     if (__builtin_expect(f == NULL, 0))
         return load_rtsSetStreamResLimit(stm, type, value);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsSetStreamResLimit))f)(stm, type, value);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsSetStreamResLimit))f)(stm, type, value));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsResetStreamResLimit(rtStream_t stm) {
     void *f = npu_front_load(817);
     if (f == NULL)
         return (rtError_t)npu_front_fail(817);
-    return ((__typeof__(&rtsResetStreamResLimit))f)(stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsResetStreamResLimit))f)(stm));
 }
 
 NPU_EXPORT rtError_t rtsResetStreamResLimit(rtStream_t stm) {
@@ -12926,14 +12926,14 @@ NPU_EXPORT rtError_t rtsResetStreamResLimit(rtStream_t stm) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsResetStreamResLimit(stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsResetStreamResLimit))f)(stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsResetStreamResLimit))f)(stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetStreamResLimit(const rtStream_t stm, const rtDevResLimitType_t type, uint32_t* const value) {
     void *f = npu_front_load(818);
     if (f == NULL)
         return (rtError_t)npu_front_fail(818);
-    return ((__typeof__(&rtsGetStreamResLimit))f)(stm, type, value);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetStreamResLimit))f)(stm, type, value));
 }
 
 NPU_EXPORT rtError_t rtsGetStreamResLimit(const rtStream_t stm, const rtDevResLimitType_t type, uint32_t* const value) {
@@ -12941,14 +12941,14 @@ NPU_EXPORT rtError_t rtsGetStreamResLimit(const rtStream_t stm, const rtDevResLi
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetStreamResLimit(stm, type, value);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsGetStreamResLimit))f)(stm, type, value);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetStreamResLimit))f)(stm, type, value));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsUseStreamResInCurrentThread(const rtStream_t stm) {
     void *f = npu_front_load(819);
     if (f == NULL)
         return (rtError_t)npu_front_fail(819);
-    return ((__typeof__(&rtsUseStreamResInCurrentThread))f)(stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsUseStreamResInCurrentThread))f)(stm));
 }
 
 NPU_EXPORT rtError_t rtsUseStreamResInCurrentThread(const rtStream_t stm) {
@@ -12956,14 +12956,14 @@ NPU_EXPORT rtError_t rtsUseStreamResInCurrentThread(const rtStream_t stm) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsUseStreamResInCurrentThread(stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsUseStreamResInCurrentThread))f)(stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsUseStreamResInCurrentThread))f)(stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsNotUseStreamResInCurrentThread(const rtStream_t stm) {
     void *f = npu_front_load(820);
     if (f == NULL)
         return (rtError_t)npu_front_fail(820);
-    return ((__typeof__(&rtsNotUseStreamResInCurrentThread))f)(stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNotUseStreamResInCurrentThread))f)(stm));
 }
 
 NPU_EXPORT rtError_t rtsNotUseStreamResInCurrentThread(const rtStream_t stm) {
@@ -12971,14 +12971,14 @@ NPU_EXPORT rtError_t rtsNotUseStreamResInCurrentThread(const rtStream_t stm) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNotUseStreamResInCurrentThread(stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsNotUseStreamResInCurrentThread))f)(stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNotUseStreamResInCurrentThread))f)(stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetResInCurrentThread(const rtDevResLimitType_t type, uint32_t* const value) {
     void *f = npu_front_load(821);
     if (f == NULL)
         return (rtError_t)npu_front_fail(821);
-    return ((__typeof__(&rtsGetResInCurrentThread))f)(type, value);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetResInCurrentThread))f)(type, value));
 }
 
 NPU_EXPORT rtError_t rtsGetResInCurrentThread(const rtDevResLimitType_t type, uint32_t* const value) {
@@ -12986,14 +12986,14 @@ NPU_EXPORT rtError_t rtsGetResInCurrentThread(const rtDevResLimitType_t type, ui
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetResInCurrentThread(type, value);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsGetResInCurrentThread))f)(type, value);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetResInCurrentThread))f)(type, value));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsRegStreamStateCallback(const char_t* regName, rtsStreamStateCallback callback, void* args) {
     void *f = npu_front_load(822);
     if (f == NULL)
         return (rtError_t)npu_front_fail(822);
-    return ((__typeof__(&rtsRegStreamStateCallback))f)(regName, callback, args);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsRegStreamStateCallback))f)(regName, callback, args));
 }
 
 NPU_EXPORT rtError_t rtsRegStreamStateCallback(const char_t* regName, rtsStreamStateCallback callback, void* args) {
@@ -13001,14 +13001,14 @@ NPU_EXPORT rtError_t rtsRegStreamStateCallback(const char_t* regName, rtsStreamS
     if (__builtin_expect(f == NULL, 0))
         return load_rtsRegStreamStateCallback(regName, callback, args);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsRegStreamStateCallback))f)(regName, callback, args);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsRegStreamStateCallback))f)(regName, callback, args));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsStreamStop(rtStream_t stm) {
     void *f = npu_front_load(823);
     if (f == NULL)
         return (rtError_t)npu_front_fail(823);
-    return ((__typeof__(&rtsStreamStop))f)(stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsStreamStop))f)(stm));
 }
 
 NPU_EXPORT rtError_t rtsStreamStop(rtStream_t stm) {
@@ -13016,14 +13016,14 @@ NPU_EXPORT rtError_t rtsStreamStop(rtStream_t stm) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsStreamStop(stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsStreamStop))f)(stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsStreamStop))f)(stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsPersistentTaskClean(rtStream_t stm) {
     void *f = npu_front_load(824);
     if (f == NULL)
         return (rtError_t)npu_front_fail(824);
-    return ((__typeof__(&rtsPersistentTaskClean))f)(stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsPersistentTaskClean))f)(stm));
 }
 
 NPU_EXPORT rtError_t rtsPersistentTaskClean(rtStream_t stm) {
@@ -13031,14 +13031,14 @@ NPU_EXPORT rtError_t rtsPersistentTaskClean(rtStream_t stm) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsPersistentTaskClean(stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsPersistentTaskClean))f)(stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsPersistentTaskClean))f)(stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsBinaryLoadFromFile(const char_t* const binPath, const rtLoadBinaryConfig_t* const optionalCfg, rtBinHandle* handle) {
     void *f = npu_front_load(825);
     if (f == NULL)
         return (rtError_t)npu_front_fail(825);
-    return ((__typeof__(&rtsBinaryLoadFromFile))f)(binPath, optionalCfg, handle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsBinaryLoadFromFile))f)(binPath, optionalCfg, handle));
 }
 
 NPU_EXPORT rtError_t rtsBinaryLoadFromFile(const char_t* const binPath, const rtLoadBinaryConfig_t* const optionalCfg, rtBinHandle* handle) {
@@ -13046,14 +13046,14 @@ NPU_EXPORT rtError_t rtsBinaryLoadFromFile(const char_t* const binPath, const rt
     if (__builtin_expect(f == NULL, 0))
         return load_rtsBinaryLoadFromFile(binPath, optionalCfg, handle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsBinaryLoadFromFile))f)(binPath, optionalCfg, handle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsBinaryLoadFromFile))f)(binPath, optionalCfg, handle));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsBinaryLoadFromData(const void* const data, const uint64_t length, const rtLoadBinaryConfig_t* const optionalCfg, rtBinHandle* handle) {
     void *f = npu_front_load(826);
     if (f == NULL)
         return (rtError_t)npu_front_fail(826);
-    return ((__typeof__(&rtsBinaryLoadFromData))f)(data, length, optionalCfg, handle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsBinaryLoadFromData))f)(data, length, optionalCfg, handle));
 }
 
 NPU_EXPORT rtError_t rtsBinaryLoadFromData(const void* const data, const uint64_t length, const rtLoadBinaryConfig_t* const optionalCfg, rtBinHandle* handle) {
@@ -13061,14 +13061,14 @@ NPU_EXPORT rtError_t rtsBinaryLoadFromData(const void* const data, const uint64_
     if (__builtin_expect(f == NULL, 0))
         return load_rtsBinaryLoadFromData(data, length, optionalCfg, handle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsBinaryLoadFromData))f)(data, length, optionalCfg, handle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsBinaryLoadFromData))f)(data, length, optionalCfg, handle));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsFuncGetByName(const rtBinHandle binHandle, const char_t* kernelName, rtFuncHandle* funcHandle) {
     void *f = npu_front_load(827);
     if (f == NULL)
         return (rtError_t)npu_front_fail(827);
-    return ((__typeof__(&rtsFuncGetByName))f)(binHandle, kernelName, funcHandle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsFuncGetByName))f)(binHandle, kernelName, funcHandle));
 }
 
 NPU_EXPORT rtError_t rtsFuncGetByName(const rtBinHandle binHandle, const char_t* kernelName, rtFuncHandle* funcHandle) {
@@ -13076,14 +13076,14 @@ NPU_EXPORT rtError_t rtsFuncGetByName(const rtBinHandle binHandle, const char_t*
     if (__builtin_expect(f == NULL, 0))
         return load_rtsFuncGetByName(binHandle, kernelName, funcHandle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsFuncGetByName))f)(binHandle, kernelName, funcHandle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsFuncGetByName))f)(binHandle, kernelName, funcHandle));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsFuncGetByEntry(const rtBinHandle binHandle, const uint64_t funcEntry, rtFuncHandle* funcHandle) {
     void *f = npu_front_load(828);
     if (f == NULL)
         return (rtError_t)npu_front_fail(828);
-    return ((__typeof__(&rtsFuncGetByEntry))f)(binHandle, funcEntry, funcHandle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsFuncGetByEntry))f)(binHandle, funcEntry, funcHandle));
 }
 
 NPU_EXPORT rtError_t rtsFuncGetByEntry(const rtBinHandle binHandle, const uint64_t funcEntry, rtFuncHandle* funcHandle) {
@@ -13091,14 +13091,14 @@ NPU_EXPORT rtError_t rtsFuncGetByEntry(const rtBinHandle binHandle, const uint64
     if (__builtin_expect(f == NULL, 0))
         return load_rtsFuncGetByEntry(binHandle, funcEntry, funcHandle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsFuncGetByEntry))f)(binHandle, funcEntry, funcHandle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsFuncGetByEntry))f)(binHandle, funcEntry, funcHandle));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsFuncGetAddr(const rtFuncHandle funcHandle, void** aicAddr, void** aivAddr) {
     void *f = npu_front_load(829);
     if (f == NULL)
         return (rtError_t)npu_front_fail(829);
-    return ((__typeof__(&rtsFuncGetAddr))f)(funcHandle, aicAddr, aivAddr);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsFuncGetAddr))f)(funcHandle, aicAddr, aivAddr));
 }
 
 NPU_EXPORT rtError_t rtsFuncGetAddr(const rtFuncHandle funcHandle, void** aicAddr, void** aivAddr) {
@@ -13106,14 +13106,14 @@ NPU_EXPORT rtError_t rtsFuncGetAddr(const rtFuncHandle funcHandle, void** aicAdd
     if (__builtin_expect(f == NULL, 0))
         return load_rtsFuncGetAddr(funcHandle, aicAddr, aivAddr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsFuncGetAddr))f)(funcHandle, aicAddr, aivAddr);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsFuncGetAddr))f)(funcHandle, aicAddr, aivAddr));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsRegisterCpuFunc(rtBinHandle binHandle, const char_t* const funcName, const char_t* const kernelName, rtFuncHandle* funcHandle) {
     void *f = npu_front_load(830);
     if (f == NULL)
         return (rtError_t)npu_front_fail(830);
-    return ((__typeof__(&rtsRegisterCpuFunc))f)(binHandle, funcName, kernelName, funcHandle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsRegisterCpuFunc))f)(binHandle, funcName, kernelName, funcHandle));
 }
 
 NPU_EXPORT rtError_t rtsRegisterCpuFunc(rtBinHandle binHandle, const char_t* const funcName, const char_t* const kernelName, rtFuncHandle* funcHandle) {
@@ -13121,14 +13121,14 @@ NPU_EXPORT rtError_t rtsRegisterCpuFunc(rtBinHandle binHandle, const char_t* con
     if (__builtin_expect(f == NULL, 0))
         return load_rtsRegisterCpuFunc(binHandle, funcName, kernelName, funcHandle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsRegisterCpuFunc))f)(binHandle, funcName, kernelName, funcHandle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsRegisterCpuFunc))f)(binHandle, funcName, kernelName, funcHandle));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsLaunchKernelWithHostArgs(rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void* hostArgs, uint32_t argsSize, rtPlaceHolderInfo_t* placeHolderArray, uint32_t placeHolderNum) {
     void *f = npu_front_load(831);
     if (f == NULL)
         return (rtError_t)npu_front_fail(831);
-    return ((__typeof__(&rtsLaunchKernelWithHostArgs))f)(funcHandle, numBlocks, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLaunchKernelWithHostArgs))f)(funcHandle, numBlocks, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum));
 }
 
 NPU_EXPORT rtError_t rtsLaunchKernelWithHostArgs(rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void* hostArgs, uint32_t argsSize, rtPlaceHolderInfo_t* placeHolderArray, uint32_t placeHolderNum) {
@@ -13136,14 +13136,14 @@ NPU_EXPORT rtError_t rtsLaunchKernelWithHostArgs(rtFuncHandle funcHandle, uint32
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLaunchKernelWithHostArgs(funcHandle, numBlocks, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsLaunchKernelWithHostArgs))f)(funcHandle, numBlocks, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLaunchKernelWithHostArgs))f)(funcHandle, numBlocks, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetThreadLastTaskId(uint32_t* taskId) {
     void *f = npu_front_load(832);
     if (f == NULL)
         return (rtError_t)npu_front_fail(832);
-    return ((__typeof__(&rtsGetThreadLastTaskId))f)(taskId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetThreadLastTaskId))f)(taskId));
 }
 
 NPU_EXPORT rtError_t rtsGetThreadLastTaskId(uint32_t* taskId) {
@@ -13151,14 +13151,14 @@ NPU_EXPORT rtError_t rtsGetThreadLastTaskId(uint32_t* taskId) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetThreadLastTaskId(taskId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsGetThreadLastTaskId))f)(taskId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetThreadLastTaskId))f)(taskId));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsNpuClearFloatOverFlowStatus(uint32_t checkMode, rtStream_t stm) {
     void *f = npu_front_load(833);
     if (f == NULL)
         return (rtError_t)npu_front_fail(833);
-    return ((__typeof__(&rtsNpuClearFloatOverFlowStatus))f)(checkMode, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNpuClearFloatOverFlowStatus))f)(checkMode, stm));
 }
 
 NPU_EXPORT rtError_t rtsNpuClearFloatOverFlowStatus(uint32_t checkMode, rtStream_t stm) {
@@ -13166,14 +13166,14 @@ NPU_EXPORT rtError_t rtsNpuClearFloatOverFlowStatus(uint32_t checkMode, rtStream
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNpuClearFloatOverFlowStatus(checkMode, stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsNpuClearFloatOverFlowStatus))f)(checkMode, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNpuClearFloatOverFlowStatus))f)(checkMode, stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsNpuGetFloatOverFlowStatus(void* outputAddrPtr, uint64_t outputSize, uint32_t checkMode, rtStream_t stm) {
     void *f = npu_front_load(834);
     if (f == NULL)
         return (rtError_t)npu_front_fail(834);
-    return ((__typeof__(&rtsNpuGetFloatOverFlowStatus))f)(outputAddrPtr, outputSize, checkMode, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNpuGetFloatOverFlowStatus))f)(outputAddrPtr, outputSize, checkMode, stm));
 }
 
 NPU_EXPORT rtError_t rtsNpuGetFloatOverFlowStatus(void* outputAddrPtr, uint64_t outputSize, uint32_t checkMode, rtStream_t stm) {
@@ -13181,14 +13181,14 @@ NPU_EXPORT rtError_t rtsNpuGetFloatOverFlowStatus(void* outputAddrPtr, uint64_t 
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNpuGetFloatOverFlowStatus(outputAddrPtr, outputSize, checkMode, stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsNpuGetFloatOverFlowStatus))f)(outputAddrPtr, outputSize, checkMode, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNpuGetFloatOverFlowStatus))f)(outputAddrPtr, outputSize, checkMode, stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsLaunchKernelWithConfig(rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, rtArgsHandle argsHandle, void* reserve) {
     void *f = npu_front_load(835);
     if (f == NULL)
         return (rtError_t)npu_front_fail(835);
-    return ((__typeof__(&rtsLaunchKernelWithConfig))f)(funcHandle, numBlocks, stm, cfg, argsHandle, reserve);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLaunchKernelWithConfig))f)(funcHandle, numBlocks, stm, cfg, argsHandle, reserve));
 }
 
 NPU_EXPORT rtError_t rtsLaunchKernelWithConfig(rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, rtArgsHandle argsHandle, void* reserve) {
@@ -13196,14 +13196,14 @@ NPU_EXPORT rtError_t rtsLaunchKernelWithConfig(rtFuncHandle funcHandle, uint32_t
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLaunchKernelWithConfig(funcHandle, numBlocks, stm, cfg, argsHandle, reserve);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsLaunchKernelWithConfig))f)(funcHandle, numBlocks, stm, cfg, argsHandle, reserve);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLaunchKernelWithConfig))f)(funcHandle, numBlocks, stm, cfg, argsHandle, reserve));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsKernelArgsInit(rtFuncHandle funcHandle, rtArgsHandle* argsHandle) {
     void *f = npu_front_load(836);
     if (f == NULL)
         return (rtError_t)npu_front_fail(836);
-    return ((__typeof__(&rtsKernelArgsInit))f)(funcHandle, argsHandle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsKernelArgsInit))f)(funcHandle, argsHandle));
 }
 
 NPU_EXPORT rtError_t rtsKernelArgsInit(rtFuncHandle funcHandle, rtArgsHandle* argsHandle) {
@@ -13211,14 +13211,14 @@ NPU_EXPORT rtError_t rtsKernelArgsInit(rtFuncHandle funcHandle, rtArgsHandle* ar
     if (__builtin_expect(f == NULL, 0))
         return load_rtsKernelArgsInit(funcHandle, argsHandle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsKernelArgsInit))f)(funcHandle, argsHandle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsKernelArgsInit))f)(funcHandle, argsHandle));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsKernelArgsAppend(rtArgsHandle argsHandle, void* para, size_t paraSize, rtParaHandle* paraHandle) {
     void *f = npu_front_load(837);
     if (f == NULL)
         return (rtError_t)npu_front_fail(837);
-    return ((__typeof__(&rtsKernelArgsAppend))f)(argsHandle, para, paraSize, paraHandle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsKernelArgsAppend))f)(argsHandle, para, paraSize, paraHandle));
 }
 
 NPU_EXPORT rtError_t rtsKernelArgsAppend(rtArgsHandle argsHandle, void* para, size_t paraSize, rtParaHandle* paraHandle) {
@@ -13226,14 +13226,14 @@ NPU_EXPORT rtError_t rtsKernelArgsAppend(rtArgsHandle argsHandle, void* para, si
     if (__builtin_expect(f == NULL, 0))
         return load_rtsKernelArgsAppend(argsHandle, para, paraSize, paraHandle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsKernelArgsAppend))f)(argsHandle, para, paraSize, paraHandle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsKernelArgsAppend))f)(argsHandle, para, paraSize, paraHandle));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsKernelArgsAppendPlaceHolder(rtArgsHandle argsHandle, rtParaHandle* paraHandle) {
     void *f = npu_front_load(838);
     if (f == NULL)
         return (rtError_t)npu_front_fail(838);
-    return ((__typeof__(&rtsKernelArgsAppendPlaceHolder))f)(argsHandle, paraHandle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsKernelArgsAppendPlaceHolder))f)(argsHandle, paraHandle));
 }
 
 NPU_EXPORT rtError_t rtsKernelArgsAppendPlaceHolder(rtArgsHandle argsHandle, rtParaHandle* paraHandle) {
@@ -13241,14 +13241,14 @@ NPU_EXPORT rtError_t rtsKernelArgsAppendPlaceHolder(rtArgsHandle argsHandle, rtP
     if (__builtin_expect(f == NULL, 0))
         return load_rtsKernelArgsAppendPlaceHolder(argsHandle, paraHandle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsKernelArgsAppendPlaceHolder))f)(argsHandle, paraHandle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsKernelArgsAppendPlaceHolder))f)(argsHandle, paraHandle));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsKernelArgsFinalize(rtArgsHandle argsHandle) {
     void *f = npu_front_load(839);
     if (f == NULL)
         return (rtError_t)npu_front_fail(839);
-    return ((__typeof__(&rtsKernelArgsFinalize))f)(argsHandle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsKernelArgsFinalize))f)(argsHandle));
 }
 
 NPU_EXPORT rtError_t rtsKernelArgsFinalize(rtArgsHandle argsHandle) {
@@ -13256,14 +13256,14 @@ NPU_EXPORT rtError_t rtsKernelArgsFinalize(rtArgsHandle argsHandle) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsKernelArgsFinalize(argsHandle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsKernelArgsFinalize))f)(argsHandle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsKernelArgsFinalize))f)(argsHandle));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsKernelArgsParaUpdate(rtArgsHandle argsHandle, rtParaHandle paraHandle, void* para, size_t paraSize) {
     void *f = npu_front_load(840);
     if (f == NULL)
         return (rtError_t)npu_front_fail(840);
-    return ((__typeof__(&rtsKernelArgsParaUpdate))f)(argsHandle, paraHandle, para, paraSize);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsKernelArgsParaUpdate))f)(argsHandle, paraHandle, para, paraSize));
 }
 
 NPU_EXPORT rtError_t rtsKernelArgsParaUpdate(rtArgsHandle argsHandle, rtParaHandle paraHandle, void* para, size_t paraSize) {
@@ -13271,14 +13271,14 @@ NPU_EXPORT rtError_t rtsKernelArgsParaUpdate(rtArgsHandle argsHandle, rtParaHand
     if (__builtin_expect(f == NULL, 0))
         return load_rtsKernelArgsParaUpdate(argsHandle, paraHandle, para, paraSize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsKernelArgsParaUpdate))f)(argsHandle, paraHandle, para, paraSize);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsKernelArgsParaUpdate))f)(argsHandle, paraHandle, para, paraSize));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsKernelArgsInitByUserMem(rtFuncHandle funcHandle, rtArgsHandle argsHandle, void* userHostMem, size_t actualArgsSize) {
     void *f = npu_front_load(841);
     if (f == NULL)
         return (rtError_t)npu_front_fail(841);
-    return ((__typeof__(&rtsKernelArgsInitByUserMem))f)(funcHandle, argsHandle, userHostMem, actualArgsSize);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsKernelArgsInitByUserMem))f)(funcHandle, argsHandle, userHostMem, actualArgsSize));
 }
 
 NPU_EXPORT rtError_t rtsKernelArgsInitByUserMem(rtFuncHandle funcHandle, rtArgsHandle argsHandle, void* userHostMem, size_t actualArgsSize) {
@@ -13286,14 +13286,14 @@ NPU_EXPORT rtError_t rtsKernelArgsInitByUserMem(rtFuncHandle funcHandle, rtArgsH
     if (__builtin_expect(f == NULL, 0))
         return load_rtsKernelArgsInitByUserMem(funcHandle, argsHandle, userHostMem, actualArgsSize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsKernelArgsInitByUserMem))f)(funcHandle, argsHandle, userHostMem, actualArgsSize);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsKernelArgsInitByUserMem))f)(funcHandle, argsHandle, userHostMem, actualArgsSize));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsKernelArgsGetMemSize(rtFuncHandle funcHandle, size_t userArgsSize, size_t* actualArgsSize) {
     void *f = npu_front_load(842);
     if (f == NULL)
         return (rtError_t)npu_front_fail(842);
-    return ((__typeof__(&rtsKernelArgsGetMemSize))f)(funcHandle, userArgsSize, actualArgsSize);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsKernelArgsGetMemSize))f)(funcHandle, userArgsSize, actualArgsSize));
 }
 
 NPU_EXPORT rtError_t rtsKernelArgsGetMemSize(rtFuncHandle funcHandle, size_t userArgsSize, size_t* actualArgsSize) {
@@ -13301,14 +13301,14 @@ NPU_EXPORT rtError_t rtsKernelArgsGetMemSize(rtFuncHandle funcHandle, size_t use
     if (__builtin_expect(f == NULL, 0))
         return load_rtsKernelArgsGetMemSize(funcHandle, userArgsSize, actualArgsSize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsKernelArgsGetMemSize))f)(funcHandle, userArgsSize, actualArgsSize);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsKernelArgsGetMemSize))f)(funcHandle, userArgsSize, actualArgsSize));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsKernelArgsGetHandleMemSize(rtFuncHandle funcHandle, size_t* memSize) {
     void *f = npu_front_load(843);
     if (f == NULL)
         return (rtError_t)npu_front_fail(843);
-    return ((__typeof__(&rtsKernelArgsGetHandleMemSize))f)(funcHandle, memSize);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsKernelArgsGetHandleMemSize))f)(funcHandle, memSize));
 }
 
 NPU_EXPORT rtError_t rtsKernelArgsGetHandleMemSize(rtFuncHandle funcHandle, size_t* memSize) {
@@ -13316,14 +13316,14 @@ NPU_EXPORT rtError_t rtsKernelArgsGetHandleMemSize(rtFuncHandle funcHandle, size
     if (__builtin_expect(f == NULL, 0))
         return load_rtsKernelArgsGetHandleMemSize(funcHandle, memSize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsKernelArgsGetHandleMemSize))f)(funcHandle, memSize);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsKernelArgsGetHandleMemSize))f)(funcHandle, memSize));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsKernelArgsGetPlaceHolderBuffer(rtArgsHandle argsHandle, rtParaHandle paraHandle, size_t dataSize, void** bufferAddr) {
     void *f = npu_front_load(844);
     if (f == NULL)
         return (rtError_t)npu_front_fail(844);
-    return ((__typeof__(&rtsKernelArgsGetPlaceHolderBuffer))f)(argsHandle, paraHandle, dataSize, bufferAddr);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsKernelArgsGetPlaceHolderBuffer))f)(argsHandle, paraHandle, dataSize, bufferAddr));
 }
 
 NPU_EXPORT rtError_t rtsKernelArgsGetPlaceHolderBuffer(rtArgsHandle argsHandle, rtParaHandle paraHandle, size_t dataSize, void** bufferAddr) {
@@ -13331,14 +13331,14 @@ NPU_EXPORT rtError_t rtsKernelArgsGetPlaceHolderBuffer(rtArgsHandle argsHandle, 
     if (__builtin_expect(f == NULL, 0))
         return load_rtsKernelArgsGetPlaceHolderBuffer(argsHandle, paraHandle, dataSize, bufferAddr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsKernelArgsGetPlaceHolderBuffer))f)(argsHandle, paraHandle, dataSize, bufferAddr);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsKernelArgsGetPlaceHolderBuffer))f)(argsHandle, paraHandle, dataSize, bufferAddr));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsFuncGetName(const rtFuncHandle funcHandle, const uint32_t maxLen, char_t* const name) {
     void *f = npu_front_load(845);
     if (f == NULL)
         return (rtError_t)npu_front_fail(845);
-    return ((__typeof__(&rtsFuncGetName))f)(funcHandle, maxLen, name);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsFuncGetName))f)(funcHandle, maxLen, name));
 }
 
 NPU_EXPORT rtError_t rtsFuncGetName(const rtFuncHandle funcHandle, const uint32_t maxLen, char_t* const name) {
@@ -13346,14 +13346,14 @@ NPU_EXPORT rtError_t rtsFuncGetName(const rtFuncHandle funcHandle, const uint32_
     if (__builtin_expect(f == NULL, 0))
         return load_rtsFuncGetName(funcHandle, maxLen, name);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsFuncGetName))f)(funcHandle, maxLen, name);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsFuncGetName))f)(funcHandle, maxLen, name));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetHardwareSyncAddr(void** addr) {
     void *f = npu_front_load(846);
     if (f == NULL)
         return (rtError_t)npu_front_fail(846);
-    return ((__typeof__(&rtsGetHardwareSyncAddr))f)(addr);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetHardwareSyncAddr))f)(addr));
 }
 
 NPU_EXPORT rtError_t rtsGetHardwareSyncAddr(void** addr) {
@@ -13361,14 +13361,14 @@ NPU_EXPORT rtError_t rtsGetHardwareSyncAddr(void** addr) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetHardwareSyncAddr(addr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsGetHardwareSyncAddr))f)(addr);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetHardwareSyncAddr))f)(addr));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetFloatOverflowStatus(void* const outputAddrPtr, const uint64_t outputSize, rtStream_t stm) {
     void *f = npu_front_load(847);
     if (f == NULL)
         return (rtError_t)npu_front_fail(847);
-    return ((__typeof__(&rtsGetFloatOverflowStatus))f)(outputAddrPtr, outputSize, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetFloatOverflowStatus))f)(outputAddrPtr, outputSize, stm));
 }
 
 NPU_EXPORT rtError_t rtsGetFloatOverflowStatus(void* const outputAddrPtr, const uint64_t outputSize, rtStream_t stm) {
@@ -13376,14 +13376,14 @@ NPU_EXPORT rtError_t rtsGetFloatOverflowStatus(void* const outputAddrPtr, const 
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetFloatOverflowStatus(outputAddrPtr, outputSize, stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsGetFloatOverflowStatus))f)(outputAddrPtr, outputSize, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetFloatOverflowStatus))f)(outputAddrPtr, outputSize, stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsResetFloatOverflowStatus(rtStream_t stm) {
     void *f = npu_front_load(848);
     if (f == NULL)
         return (rtError_t)npu_front_fail(848);
-    return ((__typeof__(&rtsResetFloatOverflowStatus))f)(stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsResetFloatOverflowStatus))f)(stm));
 }
 
 NPU_EXPORT rtError_t rtsResetFloatOverflowStatus(rtStream_t stm) {
@@ -13391,14 +13391,14 @@ NPU_EXPORT rtError_t rtsResetFloatOverflowStatus(rtStream_t stm) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsResetFloatOverflowStatus(stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsResetFloatOverflowStatus))f)(stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsResetFloatOverflowStatus))f)(stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsLaunchKernelWithDevArgs(rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, const void* args, uint32_t argsSize, void* reserve) {
     void *f = npu_front_load(849);
     if (f == NULL)
         return (rtError_t)npu_front_fail(849);
-    return ((__typeof__(&rtsLaunchKernelWithDevArgs))f)(funcHandle, numBlocks, stm, cfg, args, argsSize, reserve);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLaunchKernelWithDevArgs))f)(funcHandle, numBlocks, stm, cfg, args, argsSize, reserve));
 }
 
 NPU_EXPORT rtError_t rtsLaunchKernelWithDevArgs(rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, const void* args, uint32_t argsSize, void* reserve) {
@@ -13406,14 +13406,14 @@ NPU_EXPORT rtError_t rtsLaunchKernelWithDevArgs(rtFuncHandle funcHandle, uint32_
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLaunchKernelWithDevArgs(funcHandle, numBlocks, stm, cfg, args, argsSize, reserve);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsLaunchKernelWithDevArgs))f)(funcHandle, numBlocks, stm, cfg, args, argsSize, reserve);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLaunchKernelWithDevArgs))f)(funcHandle, numBlocks, stm, cfg, args, argsSize, reserve));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsLaunchHostFunc(rtStream_t stm, const rtCallback_t callBackFunc, void* const fnData) {
     void *f = npu_front_load(850);
     if (f == NULL)
         return (rtError_t)npu_front_fail(850);
-    return ((__typeof__(&rtsLaunchHostFunc))f)(stm, callBackFunc, fnData);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLaunchHostFunc))f)(stm, callBackFunc, fnData));
 }
 
 NPU_EXPORT rtError_t rtsLaunchHostFunc(rtStream_t stm, const rtCallback_t callBackFunc, void* const fnData) {
@@ -13421,14 +13421,14 @@ NPU_EXPORT rtError_t rtsLaunchHostFunc(rtStream_t stm, const rtCallback_t callBa
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLaunchHostFunc(stm, callBackFunc, fnData);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsLaunchHostFunc))f)(stm, callBackFunc, fnData);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLaunchHostFunc))f)(stm, callBackFunc, fnData));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsBinaryGetDevAddress(const rtBinHandle binHandle, void** bin, uint32_t* binSize) {
     void *f = npu_front_load(851);
     if (f == NULL)
         return (rtError_t)npu_front_fail(851);
-    return ((__typeof__(&rtsBinaryGetDevAddress))f)(binHandle, bin, binSize);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsBinaryGetDevAddress))f)(binHandle, bin, binSize));
 }
 
 NPU_EXPORT rtError_t rtsBinaryGetDevAddress(const rtBinHandle binHandle, void** bin, uint32_t* binSize) {
@@ -13436,14 +13436,14 @@ NPU_EXPORT rtError_t rtsBinaryGetDevAddress(const rtBinHandle binHandle, void** 
     if (__builtin_expect(f == NULL, 0))
         return load_rtsBinaryGetDevAddress(binHandle, bin, binSize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsBinaryGetDevAddress))f)(binHandle, bin, binSize);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsBinaryGetDevAddress))f)(binHandle, bin, binSize));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsLaunchUpdateTask(rtStream_t destStm, uint32_t destTaskId, rtStream_t stm, rtTaskUpdateCfg_t* cfg) {
     void *f = npu_front_load(852);
     if (f == NULL)
         return (rtError_t)npu_front_fail(852);
-    return ((__typeof__(&rtsLaunchUpdateTask))f)(destStm, destTaskId, stm, cfg);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLaunchUpdateTask))f)(destStm, destTaskId, stm, cfg));
 }
 
 NPU_EXPORT rtError_t rtsLaunchUpdateTask(rtStream_t destStm, uint32_t destTaskId, rtStream_t stm, rtTaskUpdateCfg_t* cfg) {
@@ -13451,14 +13451,14 @@ NPU_EXPORT rtError_t rtsLaunchUpdateTask(rtStream_t destStm, uint32_t destTaskId
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLaunchUpdateTask(destStm, destTaskId, stm, cfg);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsLaunchUpdateTask))f)(destStm, destTaskId, stm, cfg);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLaunchUpdateTask))f)(destStm, destTaskId, stm, cfg));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsModelCreate(rtModel_t* mdl, uint32_t flag) {
     void *f = npu_front_load(853);
     if (f == NULL)
         return (rtError_t)npu_front_fail(853);
-    return ((__typeof__(&rtsModelCreate))f)(mdl, flag);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsModelCreate))f)(mdl, flag));
 }
 
 NPU_EXPORT rtError_t rtsModelCreate(rtModel_t* mdl, uint32_t flag) {
@@ -13466,14 +13466,14 @@ NPU_EXPORT rtError_t rtsModelCreate(rtModel_t* mdl, uint32_t flag) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsModelCreate(mdl, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsModelCreate))f)(mdl, flag);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsModelCreate))f)(mdl, flag));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsModelBindStream(rtModel_t mdl, rtStream_t stm, uint32_t flag) {
     void *f = npu_front_load(854);
     if (f == NULL)
         return (rtError_t)npu_front_fail(854);
-    return ((__typeof__(&rtsModelBindStream))f)(mdl, stm, flag);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsModelBindStream))f)(mdl, stm, flag));
 }
 
 NPU_EXPORT rtError_t rtsModelBindStream(rtModel_t mdl, rtStream_t stm, uint32_t flag) {
@@ -13481,14 +13481,14 @@ NPU_EXPORT rtError_t rtsModelBindStream(rtModel_t mdl, rtStream_t stm, uint32_t 
     if (__builtin_expect(f == NULL, 0))
         return load_rtsModelBindStream(mdl, stm, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsModelBindStream))f)(mdl, stm, flag);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsModelBindStream))f)(mdl, stm, flag));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsEndGraph(rtModel_t mdl, rtStream_t stm) {
     void *f = npu_front_load(855);
     if (f == NULL)
         return (rtError_t)npu_front_fail(855);
-    return ((__typeof__(&rtsEndGraph))f)(mdl, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsEndGraph))f)(mdl, stm));
 }
 
 NPU_EXPORT rtError_t rtsEndGraph(rtModel_t mdl, rtStream_t stm) {
@@ -13496,14 +13496,14 @@ NPU_EXPORT rtError_t rtsEndGraph(rtModel_t mdl, rtStream_t stm) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsEndGraph(mdl, stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsEndGraph))f)(mdl, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsEndGraph))f)(mdl, stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsModelLoadComplete(rtModel_t mdl, void* reserve) {
     void *f = npu_front_load(856);
     if (f == NULL)
         return (rtError_t)npu_front_fail(856);
-    return ((__typeof__(&rtsModelLoadComplete))f)(mdl, reserve);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsModelLoadComplete))f)(mdl, reserve));
 }
 
 NPU_EXPORT rtError_t rtsModelLoadComplete(rtModel_t mdl, void* reserve) {
@@ -13511,14 +13511,14 @@ NPU_EXPORT rtError_t rtsModelLoadComplete(rtModel_t mdl, void* reserve) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsModelLoadComplete(mdl, reserve);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsModelLoadComplete))f)(mdl, reserve);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsModelLoadComplete))f)(mdl, reserve));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsModelUnbindStream(rtModel_t mdl, rtStream_t stm) {
     void *f = npu_front_load(857);
     if (f == NULL)
         return (rtError_t)npu_front_fail(857);
-    return ((__typeof__(&rtsModelUnbindStream))f)(mdl, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsModelUnbindStream))f)(mdl, stm));
 }
 
 NPU_EXPORT rtError_t rtsModelUnbindStream(rtModel_t mdl, rtStream_t stm) {
@@ -13526,14 +13526,14 @@ NPU_EXPORT rtError_t rtsModelUnbindStream(rtModel_t mdl, rtStream_t stm) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsModelUnbindStream(mdl, stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsModelUnbindStream))f)(mdl, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsModelUnbindStream))f)(mdl, stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsModelExecute(rtModel_t mdl, int32_t timeout) {
     void *f = npu_front_load(858);
     if (f == NULL)
         return (rtError_t)npu_front_fail(858);
-    return ((__typeof__(&rtsModelExecute))f)(mdl, timeout);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsModelExecute))f)(mdl, timeout));
 }
 
 NPU_EXPORT rtError_t rtsModelExecute(rtModel_t mdl, int32_t timeout) {
@@ -13541,14 +13541,14 @@ NPU_EXPORT rtError_t rtsModelExecute(rtModel_t mdl, int32_t timeout) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsModelExecute(mdl, timeout);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsModelExecute))f)(mdl, timeout);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsModelExecute))f)(mdl, timeout));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsLabelCreate(rtLabel_t* lbl) {
     void *f = npu_front_load(859);
     if (f == NULL)
         return (rtError_t)npu_front_fail(859);
-    return ((__typeof__(&rtsLabelCreate))f)(lbl);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLabelCreate))f)(lbl));
 }
 
 NPU_EXPORT rtError_t rtsLabelCreate(rtLabel_t* lbl) {
@@ -13556,14 +13556,14 @@ NPU_EXPORT rtError_t rtsLabelCreate(rtLabel_t* lbl) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLabelCreate(lbl);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsLabelCreate))f)(lbl);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLabelCreate))f)(lbl));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsLabelDestroy(rtLabel_t lbl) {
     void *f = npu_front_load(860);
     if (f == NULL)
         return (rtError_t)npu_front_fail(860);
-    return ((__typeof__(&rtsLabelDestroy))f)(lbl);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLabelDestroy))f)(lbl));
 }
 
 NPU_EXPORT rtError_t rtsLabelDestroy(rtLabel_t lbl) {
@@ -13571,14 +13571,14 @@ NPU_EXPORT rtError_t rtsLabelDestroy(rtLabel_t lbl) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLabelDestroy(lbl);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsLabelDestroy))f)(lbl);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLabelDestroy))f)(lbl));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsLabelSwitchListCreate(rtLabel_t* labels, size_t num, void** labelList) {
     void *f = npu_front_load(861);
     if (f == NULL)
         return (rtError_t)npu_front_fail(861);
-    return ((__typeof__(&rtsLabelSwitchListCreate))f)(labels, num, labelList);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLabelSwitchListCreate))f)(labels, num, labelList));
 }
 
 NPU_EXPORT rtError_t rtsLabelSwitchListCreate(rtLabel_t* labels, size_t num, void** labelList) {
@@ -13586,14 +13586,14 @@ NPU_EXPORT rtError_t rtsLabelSwitchListCreate(rtLabel_t* labels, size_t num, voi
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLabelSwitchListCreate(labels, num, labelList);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsLabelSwitchListCreate))f)(labels, num, labelList);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLabelSwitchListCreate))f)(labels, num, labelList));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsLabelSwitchListDestroy(void* labelList) {
     void *f = npu_front_load(862);
     if (f == NULL)
         return (rtError_t)npu_front_fail(862);
-    return ((__typeof__(&rtsLabelSwitchListDestroy))f)(labelList);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLabelSwitchListDestroy))f)(labelList));
 }
 
 NPU_EXPORT rtError_t rtsLabelSwitchListDestroy(void* labelList) {
@@ -13601,14 +13601,14 @@ NPU_EXPORT rtError_t rtsLabelSwitchListDestroy(void* labelList) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLabelSwitchListDestroy(labelList);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsLabelSwitchListDestroy))f)(labelList);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLabelSwitchListDestroy))f)(labelList));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsLabelSet(rtLabel_t lbl, rtStream_t stm) {
     void *f = npu_front_load(863);
     if (f == NULL)
         return (rtError_t)npu_front_fail(863);
-    return ((__typeof__(&rtsLabelSet))f)(lbl, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLabelSet))f)(lbl, stm));
 }
 
 NPU_EXPORT rtError_t rtsLabelSet(rtLabel_t lbl, rtStream_t stm) {
@@ -13616,14 +13616,14 @@ NPU_EXPORT rtError_t rtsLabelSet(rtLabel_t lbl, rtStream_t stm) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLabelSet(lbl, stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsLabelSet))f)(lbl, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLabelSet))f)(lbl, stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsLabelSwitchByIndex(void* ptr, uint32_t maxValue, void* labelInfoPtr, rtStream_t stm) {
     void *f = npu_front_load(864);
     if (f == NULL)
         return (rtError_t)npu_front_fail(864);
-    return ((__typeof__(&rtsLabelSwitchByIndex))f)(ptr, maxValue, labelInfoPtr, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLabelSwitchByIndex))f)(ptr, maxValue, labelInfoPtr, stm));
 }
 
 NPU_EXPORT rtError_t rtsLabelSwitchByIndex(void* ptr, uint32_t maxValue, void* labelInfoPtr, rtStream_t stm) {
@@ -13631,14 +13631,14 @@ NPU_EXPORT rtError_t rtsLabelSwitchByIndex(void* ptr, uint32_t maxValue, void* l
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLabelSwitchByIndex(ptr, maxValue, labelInfoPtr, stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsLabelSwitchByIndex))f)(ptr, maxValue, labelInfoPtr, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLabelSwitchByIndex))f)(ptr, maxValue, labelInfoPtr, stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsModelSetName(rtModel_t mdl, const char_t* mdlName) {
     void *f = npu_front_load(865);
     if (f == NULL)
         return (rtError_t)npu_front_fail(865);
-    return ((__typeof__(&rtsModelSetName))f)(mdl, mdlName);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsModelSetName))f)(mdl, mdlName));
 }
 
 NPU_EXPORT rtError_t rtsModelSetName(rtModel_t mdl, const char_t* mdlName) {
@@ -13646,14 +13646,14 @@ NPU_EXPORT rtError_t rtsModelSetName(rtModel_t mdl, const char_t* mdlName) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsModelSetName(mdl, mdlName);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsModelSetName))f)(mdl, mdlName);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsModelSetName))f)(mdl, mdlName));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsModelGetName(rtModel_t mdl, const uint32_t maxLen, char_t* const mdlName) {
     void *f = npu_front_load(866);
     if (f == NULL)
         return (rtError_t)npu_front_fail(866);
-    return ((__typeof__(&rtsModelGetName))f)(mdl, maxLen, mdlName);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsModelGetName))f)(mdl, maxLen, mdlName));
 }
 
 NPU_EXPORT rtError_t rtsModelGetName(rtModel_t mdl, const uint32_t maxLen, char_t* const mdlName) {
@@ -13661,14 +13661,14 @@ NPU_EXPORT rtError_t rtsModelGetName(rtModel_t mdl, const uint32_t maxLen, char_
     if (__builtin_expect(f == NULL, 0))
         return load_rtsModelGetName(mdl, maxLen, mdlName);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsModelGetName))f)(mdl, maxLen, mdlName);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsModelGetName))f)(mdl, maxLen, mdlName));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsModelAbort(rtModel_t mdl) {
     void *f = npu_front_load(867);
     if (f == NULL)
         return (rtError_t)npu_front_fail(867);
-    return ((__typeof__(&rtsModelAbort))f)(mdl);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsModelAbort))f)(mdl));
 }
 
 NPU_EXPORT rtError_t rtsModelAbort(rtModel_t mdl) {
@@ -13676,14 +13676,14 @@ NPU_EXPORT rtError_t rtsModelAbort(rtModel_t mdl) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtsModelAbort(mdl);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsModelAbort))f)(mdl);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsModelAbort))f)(mdl));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsLaunchRandomNumTask(const rtRandomNumTaskInfo_t* taskInfo, const rtStream_t stm, void* reserve) {
     void *f = npu_front_load(868);
     if (f == NULL)
         return (rtError_t)npu_front_fail(868);
-    return ((__typeof__(&rtsLaunchRandomNumTask))f)(taskInfo, stm, reserve);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLaunchRandomNumTask))f)(taskInfo, stm, reserve));
 }
 
 NPU_EXPORT rtError_t rtsLaunchRandomNumTask(const rtRandomNumTaskInfo_t* taskInfo, const rtStream_t stm, void* reserve) {
@@ -13691,14 +13691,14 @@ NPU_EXPORT rtError_t rtsLaunchRandomNumTask(const rtRandomNumTaskInfo_t* taskInf
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLaunchRandomNumTask(taskInfo, stm, reserve);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsLaunchRandomNumTask))f)(taskInfo, stm, reserve);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLaunchRandomNumTask))f)(taskInfo, stm, reserve));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsLaunchBarrierTask(rtBarrierTaskInfo_t* taskInfo, rtStream_t stm, uint32_t flag) {
     void *f = npu_front_load(869);
     if (f == NULL)
         return (rtError_t)npu_front_fail(869);
-    return ((__typeof__(&rtsLaunchBarrierTask))f)(taskInfo, stm, flag);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLaunchBarrierTask))f)(taskInfo, stm, flag));
 }
 
 NPU_EXPORT rtError_t rtsLaunchBarrierTask(rtBarrierTaskInfo_t* taskInfo, rtStream_t stm, uint32_t flag) {
@@ -13706,14 +13706,14 @@ NPU_EXPORT rtError_t rtsLaunchBarrierTask(rtBarrierTaskInfo_t* taskInfo, rtStrea
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLaunchBarrierTask(taskInfo, stm, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsLaunchBarrierTask))f)(taskInfo, stm, flag);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLaunchBarrierTask))f)(taskInfo, stm, flag));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsProfTrace(void* userdata, int32_t length, rtStream_t stream) {
     void *f = npu_front_load(870);
     if (f == NULL)
         return (rtError_t)npu_front_fail(870);
-    return ((__typeof__(&rtsProfTrace))f)(userdata, length, stream);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsProfTrace))f)(userdata, length, stream));
 }
 
 NPU_EXPORT rtError_t rtsProfTrace(void* userdata, int32_t length, rtStream_t stream) {
@@ -13721,14 +13721,14 @@ NPU_EXPORT rtError_t rtsProfTrace(void* userdata, int32_t length, rtStream_t str
     if (__builtin_expect(f == NULL, 0))
         return load_rtsProfTrace(userdata, length, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtsProfTrace))f)(userdata, length, stream);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsProfTrace))f)(userdata, length, stream));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtSnapShotProcessLock(void) {
     void *f = npu_front_load(871);
     if (f == NULL)
         return (rtError_t)npu_front_fail(871);
-    return ((__typeof__(&rtSnapShotProcessLock))f)();
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSnapShotProcessLock))f)());
 }
 
 NPU_EXPORT rtError_t rtSnapShotProcessLock(void) {
@@ -13736,14 +13736,14 @@ NPU_EXPORT rtError_t rtSnapShotProcessLock(void) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtSnapShotProcessLock();
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtSnapShotProcessLock))f)();
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSnapShotProcessLock))f)());
 }
 
 static NPU_FRONT_COLD rtError_t load_rtSnapShotProcessUnlock(void) {
     void *f = npu_front_load(872);
     if (f == NULL)
         return (rtError_t)npu_front_fail(872);
-    return ((__typeof__(&rtSnapShotProcessUnlock))f)();
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSnapShotProcessUnlock))f)());
 }
 
 NPU_EXPORT rtError_t rtSnapShotProcessUnlock(void) {
@@ -13751,14 +13751,14 @@ NPU_EXPORT rtError_t rtSnapShotProcessUnlock(void) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtSnapShotProcessUnlock();
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtSnapShotProcessUnlock))f)();
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSnapShotProcessUnlock))f)());
 }
 
 static NPU_FRONT_COLD rtError_t load_rtSnapShotProcessBackup(void) {
     void *f = npu_front_load(873);
     if (f == NULL)
         return (rtError_t)npu_front_fail(873);
-    return ((__typeof__(&rtSnapShotProcessBackup))f)();
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSnapShotProcessBackup))f)());
 }
 
 NPU_EXPORT rtError_t rtSnapShotProcessBackup(void) {
@@ -13766,14 +13766,14 @@ NPU_EXPORT rtError_t rtSnapShotProcessBackup(void) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtSnapShotProcessBackup();
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtSnapShotProcessBackup))f)();
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSnapShotProcessBackup))f)());
 }
 
 static NPU_FRONT_COLD rtError_t load_rtSnapShotProcessRestore(void) {
     void *f = npu_front_load(874);
     if (f == NULL)
         return (rtError_t)npu_front_fail(874);
-    return ((__typeof__(&rtSnapShotProcessRestore))f)();
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSnapShotProcessRestore))f)());
 }
 
 NPU_EXPORT rtError_t rtSnapShotProcessRestore(void) {
@@ -13781,14 +13781,14 @@ NPU_EXPORT rtError_t rtSnapShotProcessRestore(void) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtSnapShotProcessRestore();
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtSnapShotProcessRestore))f)();
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSnapShotProcessRestore))f)());
 }
 
 static NPU_FRONT_COLD rtError_t load_rtSnapShotCallbackRegister(rtSnapShotStage stage, rtSnapShotCallBack callback, void* args) {
     void *f = npu_front_load(875);
     if (f == NULL)
         return (rtError_t)npu_front_fail(875);
-    return ((__typeof__(&rtSnapShotCallbackRegister))f)(stage, callback, args);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSnapShotCallbackRegister))f)(stage, callback, args));
 }
 
 NPU_EXPORT rtError_t rtSnapShotCallbackRegister(rtSnapShotStage stage, rtSnapShotCallBack callback, void* args) {
@@ -13796,14 +13796,14 @@ NPU_EXPORT rtError_t rtSnapShotCallbackRegister(rtSnapShotStage stage, rtSnapSho
     if (__builtin_expect(f == NULL, 0))
         return load_rtSnapShotCallbackRegister(stage, callback, args);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtSnapShotCallbackRegister))f)(stage, callback, args);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSnapShotCallbackRegister))f)(stage, callback, args));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtSnapShotCallbackUnregister(rtSnapShotStage stage, rtSnapShotCallBack callback) {
     void *f = npu_front_load(876);
     if (f == NULL)
         return (rtError_t)npu_front_fail(876);
-    return ((__typeof__(&rtSnapShotCallbackUnregister))f)(stage, callback);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSnapShotCallbackUnregister))f)(stage, callback));
 }
 
 NPU_EXPORT rtError_t rtSnapShotCallbackUnregister(rtSnapShotStage stage, rtSnapShotCallBack callback) {
@@ -13811,14 +13811,14 @@ NPU_EXPORT rtError_t rtSnapShotCallbackUnregister(rtSnapShotStage stage, rtSnapS
     if (__builtin_expect(f == NULL, 0))
         return load_rtSnapShotCallbackUnregister(stage, callback);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtSnapShotCallbackUnregister))f)(stage, callback);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSnapShotCallbackUnregister))f)(stage, callback));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtDeviceGetHostAtomicCapabilities(uint32_t* capabilities, const rtAtomicOperation* operations, const uint32_t count, int32_t deviceId) {
     void *f = npu_front_load(877);
     if (f == NULL)
         return (rtError_t)npu_front_fail(877);
-    return ((__typeof__(&rtDeviceGetHostAtomicCapabilities))f)(capabilities, operations, count, deviceId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceGetHostAtomicCapabilities))f)(capabilities, operations, count, deviceId));
 }
 
 NPU_EXPORT rtError_t rtDeviceGetHostAtomicCapabilities(uint32_t* capabilities, const rtAtomicOperation* operations, const uint32_t count, int32_t deviceId) {
@@ -13826,14 +13826,14 @@ NPU_EXPORT rtError_t rtDeviceGetHostAtomicCapabilities(uint32_t* capabilities, c
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceGetHostAtomicCapabilities(capabilities, operations, count, deviceId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtDeviceGetHostAtomicCapabilities))f)(capabilities, operations, count, deviceId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceGetHostAtomicCapabilities))f)(capabilities, operations, count, deviceId));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtDeviceGetP2PAtomicCapabilities(uint32_t* capabilities, const rtAtomicOperation* operations, const uint32_t count, int32_t srcDeviceId, int32_t dstDeviceId) {
     void *f = npu_front_load(878);
     if (f == NULL)
         return (rtError_t)npu_front_fail(878);
-    return ((__typeof__(&rtDeviceGetP2PAtomicCapabilities))f)(capabilities, operations, count, srcDeviceId, dstDeviceId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceGetP2PAtomicCapabilities))f)(capabilities, operations, count, srcDeviceId, dstDeviceId));
 }
 
 NPU_EXPORT rtError_t rtDeviceGetP2PAtomicCapabilities(uint32_t* capabilities, const rtAtomicOperation* operations, const uint32_t count, int32_t srcDeviceId, int32_t dstDeviceId) {
@@ -13841,14 +13841,14 @@ NPU_EXPORT rtError_t rtDeviceGetP2PAtomicCapabilities(uint32_t* capabilities, co
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceGetP2PAtomicCapabilities(capabilities, operations, count, srcDeviceId, dstDeviceId);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtDeviceGetP2PAtomicCapabilities))f)(capabilities, operations, count, srcDeviceId, dstDeviceId);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceGetP2PAtomicCapabilities))f)(capabilities, operations, count, srcDeviceId, dstDeviceId));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtDeviceGetLimit(rtLimitType_t type, uint32_t* val) {
     void *f = npu_front_load(879);
     if (f == NULL)
         return (rtError_t)npu_front_fail(879);
-    return ((__typeof__(&rtDeviceGetLimit))f)(type, val);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceGetLimit))f)(type, val));
 }
 
 NPU_EXPORT rtError_t rtDeviceGetLimit(rtLimitType_t type, uint32_t* val) {
@@ -13856,14 +13856,14 @@ NPU_EXPORT rtError_t rtDeviceGetLimit(rtLimitType_t type, uint32_t* val) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceGetLimit(type, val);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtDeviceGetLimit))f)(type, val);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceGetLimit))f)(type, val));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtDeviceL2CacheFlush(void* rsv) {
     void *f = npu_front_load(880);
     if (f == NULL)
         return (rtError_t)npu_front_fail(880);
-    return ((__typeof__(&rtDeviceL2CacheFlush))f)(rsv);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceL2CacheFlush))f)(rsv));
 }
 
 NPU_EXPORT rtError_t rtDeviceL2CacheFlush(void* rsv) {
@@ -13871,14 +13871,14 @@ NPU_EXPORT rtError_t rtDeviceL2CacheFlush(void* rsv) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceL2CacheFlush(rsv);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtDeviceL2CacheFlush))f)(rsv);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceL2CacheFlush))f)(rsv));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtEventRecordWithFlag(rtEvent_t evt, rtStream_t stm, uint32_t flag) {
     void *f = npu_front_load(881);
     if (f == NULL)
         return (rtError_t)npu_front_fail(881);
-    return ((__typeof__(&rtEventRecordWithFlag))f)(evt, stm, flag);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventRecordWithFlag))f)(evt, stm, flag));
 }
 
 NPU_EXPORT rtError_t rtEventRecordWithFlag(rtEvent_t evt, rtStream_t stm, uint32_t flag) {
@@ -13886,14 +13886,14 @@ NPU_EXPORT rtError_t rtEventRecordWithFlag(rtEvent_t evt, rtStream_t stm, uint32
     if (__builtin_expect(f == NULL, 0))
         return load_rtEventRecordWithFlag(evt, stm, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtEventRecordWithFlag))f)(evt, stm, flag);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventRecordWithFlag))f)(evt, stm, flag));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemPoolCreate(rtMemPool_t* memPool, const rtMemPoolProps* poolProps) {
     void *f = npu_front_load(882);
     if (f == NULL)
         return (rtError_t)npu_front_fail(882);
-    return ((__typeof__(&rtMemPoolCreate))f)(memPool, poolProps);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemPoolCreate))f)(memPool, poolProps));
 }
 
 NPU_EXPORT rtError_t rtMemPoolCreate(rtMemPool_t* memPool, const rtMemPoolProps* poolProps) {
@@ -13901,14 +13901,14 @@ NPU_EXPORT rtError_t rtMemPoolCreate(rtMemPool_t* memPool, const rtMemPoolProps*
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemPoolCreate(memPool, poolProps);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemPoolCreate))f)(memPool, poolProps);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemPoolCreate))f)(memPool, poolProps));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemPoolDestroy(rtMemPool_t const memPool) {
     void *f = npu_front_load(883);
     if (f == NULL)
         return (rtError_t)npu_front_fail(883);
-    return ((__typeof__(&rtMemPoolDestroy))f)(memPool);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemPoolDestroy))f)(memPool));
 }
 
 NPU_EXPORT rtError_t rtMemPoolDestroy(rtMemPool_t const memPool) {
@@ -13916,14 +13916,14 @@ NPU_EXPORT rtError_t rtMemPoolDestroy(rtMemPool_t const memPool) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemPoolDestroy(memPool);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemPoolDestroy))f)(memPool);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemPoolDestroy))f)(memPool));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemPoolSetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, void* value) {
     void *f = npu_front_load(884);
     if (f == NULL)
         return (rtError_t)npu_front_fail(884);
-    return ((__typeof__(&rtMemPoolSetAttr))f)(memPool, attr, value);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemPoolSetAttr))f)(memPool, attr, value));
 }
 
 NPU_EXPORT rtError_t rtMemPoolSetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, void* value) {
@@ -13931,14 +13931,14 @@ NPU_EXPORT rtError_t rtMemPoolSetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, v
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemPoolSetAttr(memPool, attr, value);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemPoolSetAttr))f)(memPool, attr, value);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemPoolSetAttr))f)(memPool, attr, value));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemPoolGetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, void* value) {
     void *f = npu_front_load(885);
     if (f == NULL)
         return (rtError_t)npu_front_fail(885);
-    return ((__typeof__(&rtMemPoolGetAttr))f)(memPool, attr, value);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemPoolGetAttr))f)(memPool, attr, value));
 }
 
 NPU_EXPORT rtError_t rtMemPoolGetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, void* value) {
@@ -13946,14 +13946,14 @@ NPU_EXPORT rtError_t rtMemPoolGetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, v
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemPoolGetAttr(memPool, attr, value);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemPoolGetAttr))f)(memPool, attr, value);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemPoolGetAttr))f)(memPool, attr, value));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
     void *f = npu_front_load(886);
     if (f == NULL)
         return (rtError_t)npu_front_fail(886);
-    return ((__typeof__(&rtMemGetAddressRange))f)(ptr, pbase, psize);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemGetAddressRange))f)(ptr, pbase, psize));
 }
 
 NPU_EXPORT rtError_t rtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
@@ -13961,14 +13961,14 @@ NPU_EXPORT rtError_t rtMemGetAddressRange(void* ptr, void** pbase, size_t* psize
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemGetAddressRange(ptr, pbase, psize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemGetAddressRange))f)(ptr, pbase, psize);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemGetAddressRange))f)(ptr, pbase, psize));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemPoolMallocAsync(void** ptr, const uint64_t size, const rtMemPool_t memPoolId, const rtStream_t stm) {
     void *f = npu_front_load(887);
     if (f == NULL)
         return (rtError_t)npu_front_fail(887);
-    return ((__typeof__(&rtMemPoolMallocAsync))f)(ptr, size, memPoolId, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemPoolMallocAsync))f)(ptr, size, memPoolId, stm));
 }
 
 NPU_EXPORT rtError_t rtMemPoolMallocAsync(void** ptr, const uint64_t size, const rtMemPool_t memPoolId, const rtStream_t stm) {
@@ -13976,14 +13976,14 @@ NPU_EXPORT rtError_t rtMemPoolMallocAsync(void** ptr, const uint64_t size, const
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemPoolMallocAsync(ptr, size, memPoolId, stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemPoolMallocAsync))f)(ptr, size, memPoolId, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemPoolMallocAsync))f)(ptr, size, memPoolId, stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemPoolFreeAsync(void* ptr, rtStream_t stm) {
     void *f = npu_front_load(888);
     if (f == NULL)
         return (rtError_t)npu_front_fail(888);
-    return ((__typeof__(&rtMemPoolFreeAsync))f)(ptr, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemPoolFreeAsync))f)(ptr, stm));
 }
 
 NPU_EXPORT rtError_t rtMemPoolFreeAsync(void* ptr, rtStream_t stm) {
@@ -13991,14 +13991,14 @@ NPU_EXPORT rtError_t rtMemPoolFreeAsync(void* ptr, rtStream_t stm) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemPoolFreeAsync(ptr, stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemPoolFreeAsync))f)(ptr, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemPoolFreeAsync))f)(ptr, stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemManagedAdvise(const void* const ptr, uint64_t size, uint16_t advise, rtMemManagedLocation location) {
     void *f = npu_front_load(889);
     if (f == NULL)
         return (rtError_t)npu_front_fail(889);
-    return ((__typeof__(&rtMemManagedAdvise))f)(ptr, size, advise, location);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemManagedAdvise))f)(ptr, size, advise, location));
 }
 
 NPU_EXPORT rtError_t rtMemManagedAdvise(const void* const ptr, uint64_t size, uint16_t advise, rtMemManagedLocation location) {
@@ -14006,14 +14006,14 @@ NPU_EXPORT rtError_t rtMemManagedAdvise(const void* const ptr, uint64_t size, ui
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemManagedAdvise(ptr, size, advise, location);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemManagedAdvise))f)(ptr, size, advise, location);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemManagedAdvise))f)(ptr, size, advise, location));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemManagedGetAttr(rtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize) {
     void *f = npu_front_load(890);
     if (f == NULL)
         return (rtError_t)npu_front_fail(890);
-    return ((__typeof__(&rtMemManagedGetAttr))f)(attribute, ptr, size, data, dataSize);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemManagedGetAttr))f)(attribute, ptr, size, data, dataSize));
 }
 
 NPU_EXPORT rtError_t rtMemManagedGetAttr(rtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize) {
@@ -14021,14 +14021,14 @@ NPU_EXPORT rtError_t rtMemManagedGetAttr(rtMemManagedRangeAttribute attribute, c
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemManagedGetAttr(attribute, ptr, size, data, dataSize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemManagedGetAttr))f)(attribute, ptr, size, data, dataSize);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemManagedGetAttr))f)(attribute, ptr, size, data, dataSize));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemManagedGetAttrs(rtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes) {
     void *f = npu_front_load(891);
     if (f == NULL)
         return (rtError_t)npu_front_fail(891);
-    return ((__typeof__(&rtMemManagedGetAttrs))f)(attributes, numAttributes, ptr, size, data, dataSizes);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemManagedGetAttrs))f)(attributes, numAttributes, ptr, size, data, dataSizes));
 }
 
 NPU_EXPORT rtError_t rtMemManagedGetAttrs(rtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes) {
@@ -14036,14 +14036,14 @@ NPU_EXPORT rtError_t rtMemManagedGetAttrs(rtMemManagedRangeAttribute* attributes
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemManagedGetAttrs(attributes, numAttributes, ptr, size, data, dataSizes);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemManagedGetAttrs))f)(attributes, numAttributes, ptr, size, data, dataSizes);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemManagedGetAttrs))f)(attributes, numAttributes, ptr, size, data, dataSizes));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemPoolTrimTo(rtMemPool_t memPool, uint64_t minBytesToKeep) {
     void *f = npu_front_load(892);
     if (f == NULL)
         return (rtError_t)npu_front_fail(892);
-    return ((__typeof__(&rtMemPoolTrimTo))f)(memPool, minBytesToKeep);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemPoolTrimTo))f)(memPool, minBytesToKeep));
 }
 
 NPU_EXPORT rtError_t rtMemPoolTrimTo(rtMemPool_t memPool, uint64_t minBytesToKeep) {
@@ -14051,14 +14051,14 @@ NPU_EXPORT rtError_t rtMemPoolTrimTo(rtMemPool_t memPool, uint64_t minBytesToKee
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemPoolTrimTo(memPool, minBytesToKeep);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemPoolTrimTo))f)(memPool, minBytesToKeep);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemPoolTrimTo))f)(memPool, minBytesToKeep));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemManagedPrefetchAsync(const void* ptr, size_t size, rtMemManagedLocation location, uint32_t flags, rtStream_t stream) {
     void *f = npu_front_load(893);
     if (f == NULL)
         return (rtError_t)npu_front_fail(893);
-    return ((__typeof__(&rtMemManagedPrefetchAsync))f)(ptr, size, location, flags, stream);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemManagedPrefetchAsync))f)(ptr, size, location, flags, stream));
 }
 
 NPU_EXPORT rtError_t rtMemManagedPrefetchAsync(const void* ptr, size_t size, rtMemManagedLocation location, uint32_t flags, rtStream_t stream) {
@@ -14066,14 +14066,14 @@ NPU_EXPORT rtError_t rtMemManagedPrefetchAsync(const void* ptr, size_t size, rtM
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemManagedPrefetchAsync(ptr, size, location, flags, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemManagedPrefetchAsync))f)(ptr, size, location, flags, stream);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemManagedPrefetchAsync))f)(ptr, size, location, flags, stream));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, size_t count, rtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, rtStream_t stream) {
     void *f = npu_front_load(894);
     if (f == NULL)
         return (rtError_t)npu_front_fail(894);
-    return ((__typeof__(&rtMemManagedPrefetchBatchAsync))f)(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemManagedPrefetchBatchAsync))f)(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream));
 }
 
 NPU_EXPORT rtError_t rtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, size_t count, rtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, rtStream_t stream) {
@@ -14081,14 +14081,14 @@ NPU_EXPORT rtError_t rtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* s
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemManagedPrefetchBatchAsync(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemManagedPrefetchBatchAsync))f)(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemManagedPrefetchBatchAsync))f)(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemMapSelectedLink(void* virPtrDst, size_t size, void* virPtrSrc, uint32_t linkIdx) {
     void *f = npu_front_load(895);
     if (f == NULL)
         return (rtError_t)npu_front_fail(895);
-    return ((__typeof__(&rtMemMapSelectedLink))f)(virPtrDst, size, virPtrSrc, linkIdx);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemMapSelectedLink))f)(virPtrDst, size, virPtrSrc, linkIdx));
 }
 
 NPU_EXPORT rtError_t rtMemMapSelectedLink(void* virPtrDst, size_t size, void* virPtrSrc, uint32_t linkIdx) {
@@ -14096,14 +14096,14 @@ NPU_EXPORT rtError_t rtMemMapSelectedLink(void* virPtrDst, size_t size, void* vi
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemMapSelectedLink(virPtrDst, size, virPtrSrc, linkIdx);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemMapSelectedLink))f)(virPtrDst, size, virPtrSrc, linkIdx);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemMapSelectedLink))f)(virPtrDst, size, virPtrSrc, linkIdx));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemMapNoAccess(void* virPtr, size_t size, size_t offset, rtDrvMemHandle handle, uint64_t flags) {
     void *f = npu_front_load(896);
     if (f == NULL)
         return (rtError_t)npu_front_fail(896);
-    return ((__typeof__(&rtMemMapNoAccess))f)(virPtr, size, offset, handle, flags);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemMapNoAccess))f)(virPtr, size, offset, handle, flags));
 }
 
 NPU_EXPORT rtError_t rtMemMapNoAccess(void* virPtr, size_t size, size_t offset, rtDrvMemHandle handle, uint64_t flags) {
@@ -14111,14 +14111,14 @@ NPU_EXPORT rtError_t rtMemMapNoAccess(void* virPtr, size_t size, size_t offset, 
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemMapNoAccess(virPtr, size, offset, handle, flags);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemMapNoAccess))f)(virPtr, size, offset, handle, flags);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemMapNoAccess))f)(virPtr, size, offset, handle, flags));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemsetD32(void* dst, uint64_t destMax, uint32_t value, uint64_t count) {
     void *f = npu_front_load(897);
     if (f == NULL)
         return (rtError_t)npu_front_fail(897);
-    return ((__typeof__(&rtMemsetD32))f)(dst, destMax, value, count);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemsetD32))f)(dst, destMax, value, count));
 }
 
 NPU_EXPORT rtError_t rtMemsetD32(void* dst, uint64_t destMax, uint32_t value, uint64_t count) {
@@ -14126,14 +14126,14 @@ NPU_EXPORT rtError_t rtMemsetD32(void* dst, uint64_t destMax, uint32_t value, ui
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemsetD32(dst, destMax, value, count);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemsetD32))f)(dst, destMax, value, count);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemsetD32))f)(dst, destMax, value, count));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemsetD32Async(void* dst, uint64_t destMax, uint32_t value, uint64_t count, rtStream_t stm) {
     void *f = npu_front_load(898);
     if (f == NULL)
         return (rtError_t)npu_front_fail(898);
-    return ((__typeof__(&rtMemsetD32Async))f)(dst, destMax, value, count, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemsetD32Async))f)(dst, destMax, value, count, stm));
 }
 
 NPU_EXPORT rtError_t rtMemsetD32Async(void* dst, uint64_t destMax, uint32_t value, uint64_t count, rtStream_t stm) {
@@ -14141,14 +14141,14 @@ NPU_EXPORT rtError_t rtMemsetD32Async(void* dst, uint64_t destMax, uint32_t valu
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemsetD32Async(dst, destMax, value, count, stm);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemsetD32Async))f)(dst, destMax, value, count, stm);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemsetD32Async))f)(dst, destMax, value, count, stm));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemMapSetLink(rtDrvMemHandle handle, rtMemLinkType adviceLink) {
     void *f = npu_front_load(899);
     if (f == NULL)
         return (rtError_t)npu_front_fail(899);
-    return ((__typeof__(&rtMemMapSetLink))f)(handle, adviceLink);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemMapSetLink))f)(handle, adviceLink));
 }
 
 NPU_EXPORT rtError_t rtMemMapSetLink(rtDrvMemHandle handle, rtMemLinkType adviceLink) {
@@ -14156,14 +14156,14 @@ NPU_EXPORT rtError_t rtMemMapSetLink(rtDrvMemHandle handle, rtMemLinkType advice
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemMapSetLink(handle, adviceLink);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtMemMapSetLink))f)(handle, adviceLink);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemMapSetLink))f)(handle, adviceLink));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtModelGetStreams(rtModel_t const mdl, rtStream_t* streams, uint32_t* numStreams) {
     void *f = npu_front_load(900);
     if (f == NULL)
         return (rtError_t)npu_front_fail(900);
-    return ((__typeof__(&rtModelGetStreams))f)(mdl, streams, numStreams);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelGetStreams))f)(mdl, streams, numStreams));
 }
 
 NPU_EXPORT rtError_t rtModelGetStreams(rtModel_t const mdl, rtStream_t* streams, uint32_t* numStreams) {
@@ -14171,14 +14171,14 @@ NPU_EXPORT rtError_t rtModelGetStreams(rtModel_t const mdl, rtStream_t* streams,
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelGetStreams(mdl, streams, numStreams);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtModelGetStreams))f)(mdl, streams, numStreams);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelGetStreams))f)(mdl, streams, numStreams));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtModelDestroyRegisterCallback(rtModel_t const mdl, rtCallback_t fn, void* ptr) {
     void *f = npu_front_load(901);
     if (f == NULL)
         return (rtError_t)npu_front_fail(901);
-    return ((__typeof__(&rtModelDestroyRegisterCallback))f)(mdl, fn, ptr);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelDestroyRegisterCallback))f)(mdl, fn, ptr));
 }
 
 NPU_EXPORT rtError_t rtModelDestroyRegisterCallback(rtModel_t const mdl, rtCallback_t fn, void* ptr) {
@@ -14186,14 +14186,14 @@ NPU_EXPORT rtError_t rtModelDestroyRegisterCallback(rtModel_t const mdl, rtCallb
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelDestroyRegisterCallback(mdl, fn, ptr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtModelDestroyRegisterCallback))f)(mdl, fn, ptr);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelDestroyRegisterCallback))f)(mdl, fn, ptr));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtModelDestroyUnregisterCallback(rtModel_t const mdl, rtCallback_t fn) {
     void *f = npu_front_load(902);
     if (f == NULL)
         return (rtError_t)npu_front_fail(902);
-    return ((__typeof__(&rtModelDestroyUnregisterCallback))f)(mdl, fn);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelDestroyUnregisterCallback))f)(mdl, fn));
 }
 
 NPU_EXPORT rtError_t rtModelDestroyUnregisterCallback(rtModel_t const mdl, rtCallback_t fn) {
@@ -14201,14 +14201,14 @@ NPU_EXPORT rtError_t rtModelDestroyUnregisterCallback(rtModel_t const mdl, rtCal
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelDestroyUnregisterCallback(mdl, fn);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtModelDestroyUnregisterCallback))f)(mdl, fn);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelDestroyUnregisterCallback))f)(mdl, fn));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtModelUpdate(rtModel_t mdl) {
     void *f = npu_front_load(903);
     if (f == NULL)
         return (rtError_t)npu_front_fail(903);
-    return ((__typeof__(&rtModelUpdate))f)(mdl);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelUpdate))f)(mdl));
 }
 
 NPU_EXPORT rtError_t rtModelUpdate(rtModel_t mdl) {
@@ -14216,14 +14216,14 @@ NPU_EXPORT rtError_t rtModelUpdate(rtModel_t mdl) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelUpdate(mdl);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtModelUpdate))f)(mdl);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelUpdate))f)(mdl));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtModelCondHandleCreate(rtModel_t mdl, uint32_t defaultLaunchValue, rtCondHandleFlag_t flag, rtCondHandle_t* handle) {
     void *f = npu_front_load(904);
     if (f == NULL)
         return (rtError_t)npu_front_fail(904);
-    return ((__typeof__(&rtModelCondHandleCreate))f)(mdl, defaultLaunchValue, flag, handle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelCondHandleCreate))f)(mdl, defaultLaunchValue, flag, handle));
 }
 
 NPU_EXPORT rtError_t rtModelCondHandleCreate(rtModel_t mdl, uint32_t defaultLaunchValue, rtCondHandleFlag_t flag, rtCondHandle_t* handle) {
@@ -14231,14 +14231,14 @@ NPU_EXPORT rtError_t rtModelCondHandleCreate(rtModel_t mdl, uint32_t defaultLaun
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelCondHandleCreate(mdl, defaultLaunchValue, flag, handle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtModelCondHandleCreate))f)(mdl, defaultLaunchValue, flag, handle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelCondHandleCreate))f)(mdl, defaultLaunchValue, flag, handle));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtModelCondHandleGetCondPtr(rtCondHandle_t handle, uint64_t** devPtr) {
     void *f = npu_front_load(905);
     if (f == NULL)
         return (rtError_t)npu_front_fail(905);
-    return ((__typeof__(&rtModelCondHandleGetCondPtr))f)(handle, devPtr);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelCondHandleGetCondPtr))f)(handle, devPtr));
 }
 
 NPU_EXPORT rtError_t rtModelCondHandleGetCondPtr(rtCondHandle_t handle, uint64_t** devPtr) {
@@ -14246,14 +14246,14 @@ NPU_EXPORT rtError_t rtModelCondHandleGetCondPtr(rtCondHandle_t handle, uint64_t
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelCondHandleGetCondPtr(handle, devPtr);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtModelCondHandleGetCondPtr))f)(handle, devPtr);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelCondHandleGetCondPtr))f)(handle, devPtr));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtStreamAddCondTask(rtCondTaskParams params, rtStream_t stm, uint32_t flags) {
     void *f = npu_front_load(906);
     if (f == NULL)
         return (rtError_t)npu_front_fail(906);
-    return ((__typeof__(&rtStreamAddCondTask))f)(params, stm, flags);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamAddCondTask))f)(params, stm, flags));
 }
 
 NPU_EXPORT rtError_t rtStreamAddCondTask(rtCondTaskParams params, rtStream_t stm, uint32_t flags) {
@@ -14261,14 +14261,14 @@ NPU_EXPORT rtError_t rtStreamAddCondTask(rtCondTaskParams params, rtStream_t stm
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamAddCondTask(params, stm, flags);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtStreamAddCondTask))f)(params, stm, flags);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamAddCondTask))f)(params, stm, flags));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtStreamBeginCaptureToModel(rtStream_t stm, rtModel_t mdl, const rtStreamCaptureMode mode) {
     void *f = npu_front_load(907);
     if (f == NULL)
         return (rtError_t)npu_front_fail(907);
-    return ((__typeof__(&rtStreamBeginCaptureToModel))f)(stm, mdl, mode);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamBeginCaptureToModel))f)(stm, mdl, mode));
 }
 
 NPU_EXPORT rtError_t rtStreamBeginCaptureToModel(rtStream_t stm, rtModel_t mdl, const rtStreamCaptureMode mode) {
@@ -14276,14 +14276,14 @@ NPU_EXPORT rtError_t rtStreamBeginCaptureToModel(rtStream_t stm, rtModel_t mdl, 
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamBeginCaptureToModel(stm, mdl, mode);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtStreamBeginCaptureToModel))f)(stm, mdl, mode);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamBeginCaptureToModel))f)(stm, mdl, mode));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtStreamGetTasks(rtStream_t const stm, rtTask_t* tasks, uint32_t* numTasks) {
     void *f = npu_front_load(908);
     if (f == NULL)
         return (rtError_t)npu_front_fail(908);
-    return ((__typeof__(&rtStreamGetTasks))f)(stm, tasks, numTasks);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamGetTasks))f)(stm, tasks, numTasks));
 }
 
 NPU_EXPORT rtError_t rtStreamGetTasks(rtStream_t const stm, rtTask_t* tasks, uint32_t* numTasks) {
@@ -14291,14 +14291,14 @@ NPU_EXPORT rtError_t rtStreamGetTasks(rtStream_t const stm, rtTask_t* tasks, uin
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamGetTasks(stm, tasks, numTasks);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtStreamGetTasks))f)(stm, tasks, numTasks);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamGetTasks))f)(stm, tasks, numTasks));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtStreamWaitEventWithFlag(rtStream_t stm, rtEvent_t evt, uint32_t timeout, uint32_t flag) {
     void *f = npu_front_load(909);
     if (f == NULL)
         return (rtError_t)npu_front_fail(909);
-    return ((__typeof__(&rtStreamWaitEventWithFlag))f)(stm, evt, timeout, flag);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamWaitEventWithFlag))f)(stm, evt, timeout, flag));
 }
 
 NPU_EXPORT rtError_t rtStreamWaitEventWithFlag(rtStream_t stm, rtEvent_t evt, uint32_t timeout, uint32_t flag) {
@@ -14306,14 +14306,14 @@ NPU_EXPORT rtError_t rtStreamWaitEventWithFlag(rtStream_t stm, rtEvent_t evt, ui
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamWaitEventWithFlag(stm, evt, timeout, flag);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtStreamWaitEventWithFlag))f)(stm, evt, timeout, flag);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamWaitEventWithFlag))f)(stm, evt, timeout, flag));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtTaskGetType(rtTask_t task, rtTaskType* type) {
     void *f = npu_front_load(910);
     if (f == NULL)
         return (rtError_t)npu_front_fail(910);
-    return ((__typeof__(&rtTaskGetType))f)(task, type);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtTaskGetType))f)(task, type));
 }
 
 NPU_EXPORT rtError_t rtTaskGetType(rtTask_t task, rtTaskType* type) {
@@ -14321,14 +14321,14 @@ NPU_EXPORT rtError_t rtTaskGetType(rtTask_t task, rtTaskType* type) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtTaskGetType(task, type);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtTaskGetType))f)(task, type);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtTaskGetType))f)(task, type));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtTaskGetSeqId(rtTask_t task, uint32_t* id) {
     void *f = npu_front_load(911);
     if (f == NULL)
         return (rtError_t)npu_front_fail(911);
-    return ((__typeof__(&rtTaskGetSeqId))f)(task, id);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtTaskGetSeqId))f)(task, id));
 }
 
 NPU_EXPORT rtError_t rtTaskGetSeqId(rtTask_t task, uint32_t* id) {
@@ -14336,14 +14336,14 @@ NPU_EXPORT rtError_t rtTaskGetSeqId(rtTask_t task, uint32_t* id) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtTaskGetSeqId(task, id);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtTaskGetSeqId))f)(task, id);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtTaskGetSeqId))f)(task, id));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtModelTaskGetParams(rtTask_t task, rtTaskParams* params) {
     void *f = npu_front_load(912);
     if (f == NULL)
         return (rtError_t)npu_front_fail(912);
-    return ((__typeof__(&rtModelTaskGetParams))f)(task, params);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelTaskGetParams))f)(task, params));
 }
 
 NPU_EXPORT rtError_t rtModelTaskGetParams(rtTask_t task, rtTaskParams* params) {
@@ -14351,14 +14351,14 @@ NPU_EXPORT rtError_t rtModelTaskGetParams(rtTask_t task, rtTaskParams* params) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelTaskGetParams(task, params);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtModelTaskGetParams))f)(task, params);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelTaskGetParams))f)(task, params));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtModelTaskSetParams(rtTask_t task, rtTaskParams* params) {
     void *f = npu_front_load(913);
     if (f == NULL)
         return (rtError_t)npu_front_fail(913);
-    return ((__typeof__(&rtModelTaskSetParams))f)(task, params);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelTaskSetParams))f)(task, params));
 }
 
 NPU_EXPORT rtError_t rtModelTaskSetParams(rtTask_t task, rtTaskParams* params) {
@@ -14366,14 +14366,14 @@ NPU_EXPORT rtError_t rtModelTaskSetParams(rtTask_t task, rtTaskParams* params) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelTaskSetParams(task, params);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtModelTaskSetParams))f)(task, params);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelTaskSetParams))f)(task, params));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtModelKernelTaskGetAttribute(rtTask_t task, rtLaunchKernelAttrId attrId, rtLaunchKernelAttrVal_t* attrValue) {
     void *f = npu_front_load(914);
     if (f == NULL)
         return (rtError_t)npu_front_fail(914);
-    return ((__typeof__(&rtModelKernelTaskGetAttribute))f)(task, attrId, attrValue);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelKernelTaskGetAttribute))f)(task, attrId, attrValue));
 }
 
 NPU_EXPORT rtError_t rtModelKernelTaskGetAttribute(rtTask_t task, rtLaunchKernelAttrId attrId, rtLaunchKernelAttrVal_t* attrValue) {
@@ -14381,14 +14381,14 @@ NPU_EXPORT rtError_t rtModelKernelTaskGetAttribute(rtTask_t task, rtLaunchKernel
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelKernelTaskGetAttribute(task, attrId, attrValue);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtModelKernelTaskGetAttribute))f)(task, attrId, attrValue);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelKernelTaskGetAttribute))f)(task, attrId, attrValue));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtModelTaskDisable(rtTask_t task) {
     void *f = npu_front_load(915);
     if (f == NULL)
         return (rtError_t)npu_front_fail(915);
-    return ((__typeof__(&rtModelTaskDisable))f)(task);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelTaskDisable))f)(task));
 }
 
 NPU_EXPORT rtError_t rtModelTaskDisable(rtTask_t task) {
@@ -14396,14 +14396,14 @@ NPU_EXPORT rtError_t rtModelTaskDisable(rtTask_t task) {
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelTaskDisable(task);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtModelTaskDisable))f)(task);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelTaskDisable))f)(task));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtCacheLastTaskExtendInfo(const char* const extendInfoPtr, const size_t infoSize) {
     void *f = npu_front_load(916);
     if (f == NULL)
         return (rtError_t)npu_front_fail(916);
-    return ((__typeof__(&rtCacheLastTaskExtendInfo))f)(extendInfoPtr, infoSize);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCacheLastTaskExtendInfo))f)(extendInfoPtr, infoSize));
 }
 
 NPU_EXPORT rtError_t rtCacheLastTaskExtendInfo(const char* const extendInfoPtr, const size_t infoSize) {
@@ -14411,14 +14411,14 @@ NPU_EXPORT rtError_t rtCacheLastTaskExtendInfo(const char* const extendInfoPtr, 
     if (__builtin_expect(f == NULL, 0))
         return load_rtCacheLastTaskExtendInfo(extendInfoPtr, infoSize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtCacheLastTaskExtendInfo))f)(extendInfoPtr, infoSize);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCacheLastTaskExtendInfo))f)(extendInfoPtr, infoSize));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void** args) {
     void *f = npu_front_load(917);
     if (f == NULL)
         return (rtError_t)npu_front_fail(917);
-    return ((__typeof__(&rtLaunchKernelWithArgsArray))f)(func, numBlocks, stm, cfg, args);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtLaunchKernelWithArgsArray))f)(func, numBlocks, stm, cfg, args));
 }
 
 NPU_EXPORT rtError_t rtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void** args) {
@@ -14426,14 +14426,14 @@ NPU_EXPORT rtError_t rtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks,
     if (__builtin_expect(f == NULL, 0))
         return load_rtLaunchKernelWithArgsArray(func, numBlocks, stm, cfg, args);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtLaunchKernelWithArgsArray))f)(func, numBlocks, stm, cfg, args);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtLaunchKernelWithArgsArray))f)(func, numBlocks, stm, cfg, args));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtLaunchSIMTKernelWithArgsArray(void* func, rtDim3 gridDim, rtDim3 blockDim, size_t dynUbufSize, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void** args) {
     void *f = npu_front_load(918);
     if (f == NULL)
         return (rtError_t)npu_front_fail(918);
-    return ((__typeof__(&rtLaunchSIMTKernelWithArgsArray))f)(func, gridDim, blockDim, dynUbufSize, stm, cfg, args);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtLaunchSIMTKernelWithArgsArray))f)(func, gridDim, blockDim, dynUbufSize, stm, cfg, args));
 }
 
 NPU_EXPORT rtError_t rtLaunchSIMTKernelWithArgsArray(void* func, rtDim3 gridDim, rtDim3 blockDim, size_t dynUbufSize, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void** args) {
@@ -14441,14 +14441,14 @@ NPU_EXPORT rtError_t rtLaunchSIMTKernelWithArgsArray(void* func, rtDim3 gridDim,
     if (__builtin_expect(f == NULL, 0))
         return load_rtLaunchSIMTKernelWithArgsArray(func, gridDim, blockDim, dynUbufSize, stm, cfg, args);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtLaunchSIMTKernelWithArgsArray))f)(func, gridDim, blockDim, dynUbufSize, stm, cfg, args);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtLaunchSIMTKernelWithArgsArray))f)(func, gridDim, blockDim, dynUbufSize, stm, cfg, args));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtLaunchSIMTKernelWithHostArgs(void* func, rtDim3 gridDim, rtDim3 blockDim, size_t dynUbufSize, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void* hostArgs, uint32_t argsSize, rtPlaceHolderInfo_t* placeHolderArray, uint32_t placeHolderNum) {
     void *f = npu_front_load(919);
     if (f == NULL)
         return (rtError_t)npu_front_fail(919);
-    return ((__typeof__(&rtLaunchSIMTKernelWithHostArgs))f)(func, gridDim, blockDim, dynUbufSize, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtLaunchSIMTKernelWithHostArgs))f)(func, gridDim, blockDim, dynUbufSize, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum));
 }
 
 NPU_EXPORT rtError_t rtLaunchSIMTKernelWithHostArgs(void* func, rtDim3 gridDim, rtDim3 blockDim, size_t dynUbufSize, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void* hostArgs, uint32_t argsSize, rtPlaceHolderInfo_t* placeHolderArray, uint32_t placeHolderNum) {
@@ -14456,14 +14456,14 @@ NPU_EXPORT rtError_t rtLaunchSIMTKernelWithHostArgs(void* func, rtDim3 gridDim, 
     if (__builtin_expect(f == NULL, 0))
         return load_rtLaunchSIMTKernelWithHostArgs(func, gridDim, blockDim, dynUbufSize, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtLaunchSIMTKernelWithHostArgs))f)(func, gridDim, blockDim, dynUbufSize, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtLaunchSIMTKernelWithHostArgs))f)(func, gridDim, blockDim, dynUbufSize, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtFuncGetSize(const rtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize) {
     void *f = npu_front_load(920);
     if (f == NULL)
         return (rtError_t)npu_front_fail(920);
-    return ((__typeof__(&rtFuncGetSize))f)(funcHandle, aicSize, aivSize);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFuncGetSize))f)(funcHandle, aicSize, aivSize));
 }
 
 NPU_EXPORT rtError_t rtFuncGetSize(const rtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize) {
@@ -14471,14 +14471,14 @@ NPU_EXPORT rtError_t rtFuncGetSize(const rtFuncHandle funcHandle, size_t* aicSiz
     if (__builtin_expect(f == NULL, 0))
         return load_rtFuncGetSize(funcHandle, aicSize, aivSize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtFuncGetSize))f)(funcHandle, aicSize, aivSize);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFuncGetSize))f)(funcHandle, aicSize, aivSize));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtFunctionGetBinary(const rtFuncHandle funcHandle, rtBinHandle* binHandle) {
     void *f = npu_front_load(921);
     if (f == NULL)
         return (rtError_t)npu_front_fail(921);
-    return ((__typeof__(&rtFunctionGetBinary))f)(funcHandle, binHandle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFunctionGetBinary))f)(funcHandle, binHandle));
 }
 
 NPU_EXPORT rtError_t rtFunctionGetBinary(const rtFuncHandle funcHandle, rtBinHandle* binHandle) {
@@ -14486,14 +14486,14 @@ NPU_EXPORT rtError_t rtFunctionGetBinary(const rtFuncHandle funcHandle, rtBinHan
     if (__builtin_expect(f == NULL, 0))
         return load_rtFunctionGetBinary(funcHandle, binHandle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtFunctionGetBinary))f)(funcHandle, binHandle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFunctionGetBinary))f)(funcHandle, binHandle));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtFunctionGetParamCount(const void* func, size_t* paramCount) {
     void *f = npu_front_load(922);
     if (f == NULL)
         return (rtError_t)npu_front_fail(922);
-    return ((__typeof__(&rtFunctionGetParamCount))f)(func, paramCount);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFunctionGetParamCount))f)(func, paramCount));
 }
 
 NPU_EXPORT rtError_t rtFunctionGetParamCount(const void* func, size_t* paramCount) {
@@ -14501,14 +14501,14 @@ NPU_EXPORT rtError_t rtFunctionGetParamCount(const void* func, size_t* paramCoun
     if (__builtin_expect(f == NULL, 0))
         return load_rtFunctionGetParamCount(func, paramCount);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtFunctionGetParamCount))f)(func, paramCount);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFunctionGetParamCount))f)(func, paramCount));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtFunctionGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize) {
     void *f = npu_front_load(923);
     if (f == NULL)
         return (rtError_t)npu_front_fail(923);
-    return ((__typeof__(&rtFunctionGetParamInfo))f)(func, paramIndex, paramOffset, paramSize);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFunctionGetParamInfo))f)(func, paramIndex, paramOffset, paramSize));
 }
 
 NPU_EXPORT rtError_t rtFunctionGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize) {
@@ -14516,14 +14516,14 @@ NPU_EXPORT rtError_t rtFunctionGetParamInfo(const void* func, size_t paramIndex,
     if (__builtin_expect(f == NULL, 0))
         return load_rtFunctionGetParamInfo(func, paramIndex, paramOffset, paramSize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtFunctionGetParamInfo))f)(func, paramIndex, paramOffset, paramSize);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFunctionGetParamInfo))f)(func, paramIndex, paramOffset, paramSize));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags, size_t* dynamicUbufSize) {
     void *f = npu_front_load(924);
     if (f == NULL)
         return (rtError_t)npu_front_fail(924);
-    return ((__typeof__(&rtFunctionGetAvailDynUbufPerBlock))f)(func, flags, dynamicUbufSize);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFunctionGetAvailDynUbufPerBlock))f)(func, flags, dynamicUbufSize));
 }
 
 NPU_EXPORT rtError_t rtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags, size_t* dynamicUbufSize) {
@@ -14531,14 +14531,14 @@ NPU_EXPORT rtError_t rtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flag
     if (__builtin_expect(f == NULL, 0))
         return load_rtFunctionGetAvailDynUbufPerBlock(func, flags, dynamicUbufSize);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtFunctionGetAvailDynUbufPerBlock))f)(func, flags, dynamicUbufSize);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFunctionGetAvailDynUbufPerBlock))f)(func, flags, dynamicUbufSize));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtSymbolLookup(const void* hostVar, void** devPtr, size_t* size) {
     void *f = npu_front_load(925);
     if (f == NULL)
         return (rtError_t)npu_front_fail(925);
-    return ((__typeof__(&rtSymbolLookup))f)(hostVar, devPtr, size);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSymbolLookup))f)(hostVar, devPtr, size));
 }
 
 NPU_EXPORT rtError_t rtSymbolLookup(const void* hostVar, void** devPtr, size_t* size) {
@@ -14546,14 +14546,14 @@ NPU_EXPORT rtError_t rtSymbolLookup(const void* hostVar, void** devPtr, size_t* 
     if (__builtin_expect(f == NULL, 0))
         return load_rtSymbolLookup(hostVar, devPtr, size);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtSymbolLookup))f)(hostVar, devPtr, size);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSymbolLookup))f)(hostVar, devPtr, size));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtBinaryGetGlobal(const rtBinHandle binHandle, const char* name, void** dptr, size_t* size) {
     void *f = npu_front_load(926);
     if (f == NULL)
         return (rtError_t)npu_front_fail(926);
-    return ((__typeof__(&rtBinaryGetGlobal))f)(binHandle, name, dptr, size);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtBinaryGetGlobal))f)(binHandle, name, dptr, size));
 }
 
 NPU_EXPORT rtError_t rtBinaryGetGlobal(const rtBinHandle binHandle, const char* name, void** dptr, size_t* size) {
@@ -14561,14 +14561,14 @@ NPU_EXPORT rtError_t rtBinaryGetGlobal(const rtBinHandle binHandle, const char* 
     if (__builtin_expect(f == NULL, 0))
         return load_rtBinaryGetGlobal(binHandle, name, dptr, size);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtBinaryGetGlobal))f)(binHandle, name, dptr, size);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtBinaryGetGlobal))f)(binHandle, name, dptr, size));
 }
 
 static NPU_FRONT_COLD rtError_t load_rtGetFuncBySymbol(const void* symbol, rtFuncHandle* funcHandle) {
     void *f = npu_front_load(927);
     if (f == NULL)
         return (rtError_t)npu_front_fail(927);
-    return ((__typeof__(&rtGetFuncBySymbol))f)(symbol, funcHandle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetFuncBySymbol))f)(symbol, funcHandle));
 }
 
 NPU_EXPORT rtError_t rtGetFuncBySymbol(const void* symbol, rtFuncHandle* funcHandle) {
@@ -14576,5 +14576,5 @@ NPU_EXPORT rtError_t rtGetFuncBySymbol(const void* symbol, rtFuncHandle* funcHan
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetFuncBySymbol(symbol, funcHandle);
     NPU_LQ_BEFORE(0);
-    return ((__typeof__(&rtGetFuncBySymbol))f)(symbol, funcHandle);
+    NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetFuncBySymbol))f)(symbol, funcHandle));
 }
