@@ -326,6 +326,10 @@ static int resolve(size_t i, uintptr_t page, size_t len, int write, int own) {
 
 int npu_track_claim(int sig, siginfo_t *si, void *uc) {
     if (sig != SIGSEGV || si == NULL || __atomic_load_n(&pg, __ATOMIC_ACQUIRE) == NULL) return 0;
+    /* A protection-key fault (pkey.h: a thread without device memory's
+     * key) is not a tracked page's: opening the page would not let the
+     * instruction through, and it would fault here for ever. */
+    if (si->si_code == 4 /* SEGV_PKUERR */) return 0;
     uintptr_t a = (uintptr_t)si->si_addr;
     int saved = errno;
     __atomic_add_fetch(&busy, 1, __ATOMIC_SEQ_CST);
