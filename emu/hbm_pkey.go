@@ -8,8 +8,8 @@ import (
 )
 
 // Protection keys (docs/hardening.md, "Protection keys"). Where the CPU has
-// them (x86-64 pku) and protection is on, the front library allocates a key
-// before it loads the core (libfake/front/pkey.c) and every device memory
+// them (x86-64 pku), protection is on and EnvPKeys asks for them, the front
+// library allocates a key before it loads the core (libfake/front/pkey.c) and every device memory
 // this process creates carries it: useKey gives the whole range the key
 // once, while it is still all PROT_NONE, and the mprotect calls that open
 // and seal blocks later keep it (Linux keeps a range's key unless

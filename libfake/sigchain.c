@@ -115,7 +115,7 @@ static int pk_fault(int sig, siginfo_t *si, void *uc) {
     put(b, sizeof b, &k, ")");
 #endif
     put(b, sizeof b, &k, ": device memory is not accessible to host code, as on the device; copy it with aclrtMemcpy "
-                         "(docs/hardening.md, \"Protection keys\"; NPUEMU_PKEYS=0 lets host code through)\n");
+                         "(docs/hardening.md, \"Protection keys\"; without NPUEMU_PKEYS=1 host code is let through)\n");
     ssize_t w = write(2, b, k);
     (void)w;
     struct sigaction *o = &npu_pk_orig_segv;

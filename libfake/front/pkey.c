@@ -9,7 +9,10 @@
  * NPU_FRONT_* windows): host code that dereferences a device pointer
  * faults, as on hardware: the core's fault handler says why
  * (libfake/sigchain.c) and passes the fault to the program's own SIGSEGV
- * action from before the core loaded (the default: death by SIGSEGV). NPUEMU_PKEYS=0, or NPUEMU_PROTECT=0, leaves it off. */
+ * action from before the core loaded (the default: death by SIGSEGV).
+ * Opt-in for now: NPUEMU_PKEYS=1 turns it on (with protection on, that
+ * is NPUEMU_PROTECT not 0); docs/hardening.md says what ran on a CPU with
+ * keys and what did not. */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdlib.h>
