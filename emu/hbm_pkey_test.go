@@ -1,10 +1,6 @@
 package emu
 
 import (
-	"bufio"
-	"fmt"
-	"os"
-	"strings"
 	"syscall"
 	"testing"
 
@@ -26,30 +22,11 @@ func TestPKeysEnabled(t *testing.T) {
 	}
 }
 
-// keyOf reads the protection key of the mapping holding addr from
-// /proc/self/smaps (-1: no ProtectionKey line, or unmapped).
+// keyOf is mappingOf's protection key.
 func keyOf(t *testing.T, addr uintptr) int {
 	t.Helper()
-	f, err := os.Open("/proc/self/smaps")
-	require.NoError(t, err)
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	in := false
-	for sc.Scan() {
-		line := sc.Text()
-		var lo, hi uint64
-		if _, err := fmt.Sscanf(line, "%x-%x ", &lo, &hi); err == nil { // a mapping's first line
-			in = uint64(addr) >= lo && uint64(addr) < hi
-			continue
-		}
-		if v, ok := strings.CutPrefix(line, "ProtectionKey:"); ok && in {
-			var k int
-			if _, err := fmt.Sscan(v, &k); err == nil {
-				return k
-			}
-		}
-	}
-	return -1
+	_, k := mappingOf(t, addr)
+	return k
 }
 
 // TestHBMUseKey: a protected device memory takes the key it is given, all

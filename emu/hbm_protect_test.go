@@ -4,31 +4,49 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// protOf reads the permissions of the mapping holding addr from
-// /proc/self/maps ("rw-p", "---p"; "" when unmapped).
-func protOf(t *testing.T, addr uintptr) string {
+// mappingOf reads the mapping holding addr from /proc/self/smaps: its
+// permissions ("rw-", "---"; "" when unmapped) and its protection key (-1
+// without a ProtectionKey line: a CPU without keys, or unmapped).
+func mappingOf(t *testing.T, addr uintptr) (perm string, key int) {
 	t.Helper()
-	f, err := os.Open("/proc/self/maps")
+	f, err := os.Open("/proc/self/smaps")
 	require.NoError(t, err)
 	defer f.Close()
+	key = -1
+	in := false
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
+		line := sc.Text()
 		var lo, hi uint64
-		var perm string
-		if _, err := fmt.Sscanf(sc.Text(), "%x-%x %s", &lo, &hi, &perm); err != nil {
+		var p string
+		if _, err := fmt.Sscanf(line, "%x-%x %s", &lo, &hi, &p); err == nil { // a mapping's first line
+			if in {
+				break
+			}
+			if in = uint64(addr) >= lo && uint64(addr) < hi; in {
+				perm = p[:3]
+			}
 			continue
 		}
-		if uint64(addr) >= lo && uint64(addr) < hi {
-			return perm[:3]
+		if v, ok := strings.CutPrefix(line, "ProtectionKey:"); ok && in {
+			_, _ = fmt.Sscan(v, &key)
 		}
 	}
-	return ""
+	return perm, key
+}
+
+// protOf is mappingOf's permissions.
+func protOf(t *testing.T, addr uintptr) string {
+	t.Helper()
+	p, _ := mappingOf(t, addr)
+	return p
 }
 
 func TestHBMGuardPlacement(t *testing.T) {
