@@ -22,13 +22,6 @@ func TestPKeysEnabled(t *testing.T) {
 	}
 }
 
-// keyOf is mappingOf's protection key.
-func keyOf(t *testing.T, addr uintptr) int {
-	t.Helper()
-	_, k := mappingOf(t, addr)
-	return k
-}
-
 // TestHBMUseKey: a protected device memory takes the key it is given, all
 // of it, and keeps it through the mprotect calls that open blocks; an
 // unprotected one and a key ≤ 0 change nothing. Without protection keys
@@ -50,13 +43,17 @@ func TestHBMUseKey(t *testing.T) {
 	defer syscall.Syscall(331 /* pkey_free */, k, 0, 0) //nolint:errcheck
 	h.useKey(key)
 	require.Equal(t, key, h.Key())
+	keyOf := func(addr uintptr) int {
+		_, k := mappingOf(t, addr)
+		return k
+	}
 	base, span := h.Range()
-	assert.Equal(t, key, keyOf(t, base))
-	assert.Equal(t, key, keyOf(t, base+uintptr(span)-1))
+	assert.Equal(t, key, keyOf(base))
+	assert.Equal(t, key, keyOf(base+uintptr(span)-1))
 	a, err := h.Alloc(8192, 0)
 	require.NoError(t, err)
 	assert.Equal(t, "rw-", protOf(t, a))
-	assert.Equal(t, key, keyOf(t, a), "opening a block keeps the key")
+	assert.Equal(t, key, keyOf(a), "opening a block keeps the key")
 
 	t.Setenv(EnvProtect, "0")
 	off := newTestHBM(t, 64<<20)
