@@ -5,7 +5,10 @@
 # NPUEMU_PKEYS=1 (failures again with NPUEMU_PKEYS=0:
 # conformance/run-cases.sh), and the cost — bench/scaling.sh on 16 and 2
 # CPUs of emu/lib with keys, without, and of BEFORE_LIBDIR when given.
-#   OUT=DIR bench/pkeys.sh [BEFORE_LIBDIR]      (carry emu/lib; needs cc)
+#   OUT=DIR bench/pkeys.sh [BEFORE_LIBDIR]
+# On the device machine: make lib here, carry emu/lib, emu/compiler and
+# emu/bin (the Ascend C and npu-smi cases need them) and BEFORE_LIBDIR;
+# needs cc there. About two minutes.
 set -u
 OUT=${OUT:-/tmp/pkeys}
 mkdir -p "$OUT"
