@@ -25,16 +25,16 @@ func TestPKeysEnabled(t *testing.T) {
 // TestHBMUseKey: a protected device memory takes the key it is given, all
 // of it, and keeps it through the mprotect calls that open blocks; an
 // unprotected one and a key ≤ 0 change nothing. Without protection keys
-// the kernel refuses the key and Key stays 0.
+// the kernel refuses the key and none is recorded.
 func TestHBMUseKey(t *testing.T) {
 	t.Setenv(EnvProtect, "1")
 	h := newTestHBM(t, 64<<20)
 	h.useKey(0)
 	h.useKey(-1)
-	assert.Equal(t, 0, h.Key())
+	assert.Equal(t, 0, h.pkey)
 	if !HostPKeys() || sysPkeyMprotect == 0 {
 		h.useKey(1)
-		assert.Equal(t, 0, h.Key(), "without protection keys pkey_mprotect fails: nothing is keyed")
+		assert.Equal(t, 0, h.pkey, "without protection keys pkey_mprotect fails: nothing is keyed")
 		return
 	}
 	k, _, errno := syscall.Syscall(330 /* pkey_alloc */, 0, 0, 0)
@@ -42,7 +42,7 @@ func TestHBMUseKey(t *testing.T) {
 	key := int(k)
 	defer syscall.Syscall(331 /* pkey_free */, k, 0, 0) //nolint:errcheck
 	h.useKey(key)
-	require.Equal(t, key, h.Key())
+	require.Equal(t, key, h.pkey)
 	keyOf := func(addr uintptr) int {
 		_, k := mappingOf(t, addr)
 		return k
@@ -58,5 +58,5 @@ func TestHBMUseKey(t *testing.T) {
 	t.Setenv(EnvProtect, "0")
 	off := newTestHBM(t, 64<<20)
 	off.useKey(key)
-	assert.Equal(t, 0, off.Key(), "an unprotected memory is not keyed")
+	assert.Equal(t, 0, off.pkey, "an unprotected memory is not keyed")
 }

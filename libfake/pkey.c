@@ -16,5 +16,3 @@ __attribute__((visibility("default"))) void npu_pk_set(int key, const struct sig
     npu_core_pk_key = key;
     npu_core_pk = npu_pk_bits(key);
 }
-
-int npu_pk_key(void) { return npu_core_pk_key; }

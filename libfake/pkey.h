@@ -16,6 +16,5 @@ extern int npu_core_pk_key;
 extern uint32_t npu_core_pk;
 extern struct sigaction npu_pk_orig_segv;
 void npu_pk_set(int key, const struct sigaction *orig_segv);
-int npu_pk_key(void);
 
 #endif

@@ -1,7 +1,7 @@
 package main
 
+// #include "pkey.h"
 // #include "sigchain.h"
-// int npu_pk_key(void);
 import "C"
 
 import (
@@ -35,7 +35,7 @@ func init() { emu.UsePlatform(platform()) }
 // why host code faulted on it: installed here, once Go's handlers are in
 // place, in front of them, as a kernel's first load does.
 func pkey() int {
-	k := int(C.npu_pk_key())
+	k := int(C.npu_core_pk_key)
 	if k > 0 {
 		C.npu_sig_install()
 	}
