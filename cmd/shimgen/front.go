@@ -141,7 +141,7 @@ func genFrontFunc(b *bytes.Buffer, idx int, s abi.Symbol) error {
 	fmt.Fprintf(b, "\nstatic NPU_FRONT_COLD %s load_%s(%s) {\n", ret, s.Name, params)
 	fmt.Fprintf(b, "    void *f = npu_front_load(%d);\n", idx)
 	if ret == "void" {
-		fmt.Fprintf(b, "    if (f == NULL) {\n        %s;\n        return;\n    }\n    NPU_FRONT_VOID(%s);\n}\n", fail, call)
+		fmt.Fprintf(b, "    if (f == NULL) {\n        %s;\n        return;\n    }\n    NPU_FRONT_DO(%s);\n}\n", fail, call)
 	} else {
 		fmt.Fprintf(b, "    if (f == NULL)\n        return %s;\n    NPU_FRONT_RETURN(%s, %s);\n}\n", fail, ret, call)
 	}
@@ -154,7 +154,7 @@ func genFrontFunc(b *bytes.Buffer, idx int, s abi.Symbol) error {
 	if ret == "void" {
 		fmt.Fprintf(b, "    if (__builtin_expect(f == NULL, 0)) {\n        load_%s(%s);\n        return;\n    }\n", s.Name, args)
 		fmt.Fprintf(b, "    NPU_LQ_BEFORE(%d);\n", keep)
-		fmt.Fprintf(b, "    NPU_FRONT_VOID(%s);\n}\n", call)
+		fmt.Fprintf(b, "    NPU_FRONT_DO(%s);\n}\n", call)
 		return nil
 	}
 	fmt.Fprintf(b, "    if (__builtin_expect(f == NULL, 0))\n        return load_%s(%s);\n", s.Name, args)

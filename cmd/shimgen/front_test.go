@@ -39,7 +39,7 @@ func TestGenFront(t *testing.T) {
 	assert.Contains(t, src, "return (rtError_t)npu_front_fail(5);")
 	assert.Contains(t, src, "NPU_EXPORT void halE(const char *name, int pid[]) {\n    void *f = npu_front_slot(4);\n"+
 		"    if (__builtin_expect(f == NULL, 0)) {\n        load_halE(name, pid);\n        return;\n    }\n"+
-		"    NPU_LQ_BEFORE(0);\n    NPU_FRONT_VOID(((__typeof__(&halE))f)(name, pid));\n}")
+		"    NPU_LQ_BEFORE(0);\n    NPU_FRONT_DO(((__typeof__(&halE))f)(name, pid));\n}")
 	// aclGetRecentErrMsg keeps the thread's armed launches.
 	assert.Contains(t, src, "        return load_aclGetRecentErrMsg();\n    NPU_LQ_BEFORE(1);\n")
 	// The table: names by index; DSMI is not the front's; aclAppLog is

@@ -71,10 +71,11 @@ void *npu_front_extra(int i);
  * to the loaded core's setter (NULL: none, the key is freed) and takes the
  * loading thread's access away. Every call into the core runs in a window:
  * NPU_FRONT_RETURN(T, call), NPU_FRONT_AFTER(call) (an aclError that
- * npu_lq_after passes on), NPU_FRONT_VOID(call) and NPU_FRONT_DO(stmt) give
- * the calling thread access to device memory for the call (npu_pk_open; a
- * thread that has it keeps it) and take it back after; without a key they
- * cost one load, and the first three keep the tail call. */
+ * npu_lq_after passes on) and NPU_FRONT_DO(stmt) (also a void function's
+ * last call) give the calling thread access to device memory for the call
+ * (npu_pk_open; a thread that has it keeps it) and take it back after;
+ * without a key they cost one load, and a call that ends its function
+ * stays a tail call. */
 extern uint32_t npu_front_pk;
 struct sigaction;
 int npu_front_pk_begin(void);
@@ -109,17 +110,6 @@ void npu_front_pk_end(void (*set)(int, const struct sigaction *));
         int32_t r_ = call;                                                      \
         npu_pk_close(pks_);                                                     \
         return npu_lq_after(r_);                                                \
-    } while (0)
-#define NPU_FRONT_VOID(call)                                                    \
-    do {                                                                        \
-        uint32_t pkb_ = NPU_FRONT_PK();                                         \
-        if (__builtin_expect(pkb_ == 0, 1)) {                                   \
-            call;                                                               \
-            return;                                                             \
-        }                                                                       \
-        uint64_t pks_ = npu_pk_open(pkb_);                                      \
-        call;                                                                   \
-        npu_pk_close(pks_);                                                     \
     } while (0)
 
 /* NPU_EXPORT: every exported name is in the dynamic table whatever

@@ -7322,7 +7322,7 @@ static NPU_FRONT_COLD void load_aclprofDestroyStepInfo(aclprofStepInfo *stepinfo
         npu_front_fail(428);
         return;
     }
-    NPU_FRONT_VOID(((__typeof__(&aclprofDestroyStepInfo))f)(stepinfo));
+    NPU_FRONT_DO(((__typeof__(&aclprofDestroyStepInfo))f)(stepinfo));
 }
 
 NPU_EXPORT void aclprofDestroyStepInfo(aclprofStepInfo *stepinfo) {
@@ -7332,7 +7332,7 @@ NPU_EXPORT void aclprofDestroyStepInfo(aclprofStepInfo *stepinfo) {
         return;
     }
     NPU_LQ_BEFORE(0);
-    NPU_FRONT_VOID(((__typeof__(&aclprofDestroyStepInfo))f)(stepinfo));
+    NPU_FRONT_DO(((__typeof__(&aclprofDestroyStepInfo))f)(stepinfo));
 }
 
 static NPU_FRONT_COLD aclError load_aclprofGetStepTimestamp(aclprofStepInfo *stepInfo, aclprofStepTag tag, aclrtStream stream) {
@@ -7371,7 +7371,7 @@ static NPU_FRONT_COLD void load_aclprofDestroyStamp(void *stamp) {
         npu_front_fail(431);
         return;
     }
-    NPU_FRONT_VOID(((__typeof__(&aclprofDestroyStamp))f)(stamp));
+    NPU_FRONT_DO(((__typeof__(&aclprofDestroyStamp))f)(stamp));
 }
 
 NPU_EXPORT void aclprofDestroyStamp(void *stamp) {
@@ -7381,7 +7381,7 @@ NPU_EXPORT void aclprofDestroyStamp(void *stamp) {
         return;
     }
     NPU_LQ_BEFORE(0);
-    NPU_FRONT_VOID(((__typeof__(&aclprofDestroyStamp))f)(stamp));
+    NPU_FRONT_DO(((__typeof__(&aclprofDestroyStamp))f)(stamp));
 }
 
 static NPU_FRONT_COLD aclError load_aclprofSetStampTraceMessage(void *stamp, const char *msg, uint32_t msgLen) {
@@ -7540,7 +7540,7 @@ static NPU_FRONT_COLD void load_mstxMarkA(const char *message, aclrtStream strea
         npu_front_fail(442);
         return;
     }
-    NPU_FRONT_VOID(((__typeof__(&mstxMarkA))f)(message, stream));
+    NPU_FRONT_DO(((__typeof__(&mstxMarkA))f)(message, stream));
 }
 
 NPU_EXPORT void mstxMarkA(const char *message, aclrtStream stream) {
@@ -7550,7 +7550,7 @@ NPU_EXPORT void mstxMarkA(const char *message, aclrtStream stream) {
         return;
     }
     NPU_LQ_BEFORE(0);
-    NPU_FRONT_VOID(((__typeof__(&mstxMarkA))f)(message, stream));
+    NPU_FRONT_DO(((__typeof__(&mstxMarkA))f)(message, stream));
 }
 
 static NPU_FRONT_COLD mstxRangeId load_mstxRangeStartA(const char *message, aclrtStream stream) {
@@ -7574,7 +7574,7 @@ static NPU_FRONT_COLD void load_mstxRangeEnd(mstxRangeId id) {
         npu_front_fail(444);
         return;
     }
-    NPU_FRONT_VOID(((__typeof__(&mstxRangeEnd))f)(id));
+    NPU_FRONT_DO(((__typeof__(&mstxRangeEnd))f)(id));
 }
 
 NPU_EXPORT void mstxRangeEnd(mstxRangeId id) {
@@ -7584,7 +7584,7 @@ NPU_EXPORT void mstxRangeEnd(mstxRangeId id) {
         return;
     }
     NPU_LQ_BEFORE(0);
-    NPU_FRONT_VOID(((__typeof__(&mstxRangeEnd))f)(id));
+    NPU_FRONT_DO(((__typeof__(&mstxRangeEnd))f)(id));
 }
 
 static NPU_FRONT_COLD mstxDomainHandle_t load_mstxDomainCreateA(const char *name) {
@@ -7608,7 +7608,7 @@ static NPU_FRONT_COLD void load_mstxDomainDestroy(mstxDomainHandle_t domain) {
         npu_front_fail(446);
         return;
     }
-    NPU_FRONT_VOID(((__typeof__(&mstxDomainDestroy))f)(domain));
+    NPU_FRONT_DO(((__typeof__(&mstxDomainDestroy))f)(domain));
 }
 
 NPU_EXPORT void mstxDomainDestroy(mstxDomainHandle_t domain) {
@@ -7618,7 +7618,7 @@ NPU_EXPORT void mstxDomainDestroy(mstxDomainHandle_t domain) {
         return;
     }
     NPU_LQ_BEFORE(0);
-    NPU_FRONT_VOID(((__typeof__(&mstxDomainDestroy))f)(domain));
+    NPU_FRONT_DO(((__typeof__(&mstxDomainDestroy))f)(domain));
 }
 
 static NPU_FRONT_COLD void load_mstxDomainMarkA(mstxDomainHandle_t domain, const char *message, aclrtStream stream) {
@@ -7627,7 +7627,7 @@ static NPU_FRONT_COLD void load_mstxDomainMarkA(mstxDomainHandle_t domain, const
         npu_front_fail(447);
         return;
     }
-    NPU_FRONT_VOID(((__typeof__(&mstxDomainMarkA))f)(domain, message, stream));
+    NPU_FRONT_DO(((__typeof__(&mstxDomainMarkA))f)(domain, message, stream));
 }
 
 NPU_EXPORT void mstxDomainMarkA(mstxDomainHandle_t domain, const char *message, aclrtStream stream) {
@@ -7637,7 +7637,7 @@ NPU_EXPORT void mstxDomainMarkA(mstxDomainHandle_t domain, const char *message, 
         return;
     }
     NPU_LQ_BEFORE(0);
-    NPU_FRONT_VOID(((__typeof__(&mstxDomainMarkA))f)(domain, message, stream));
+    NPU_FRONT_DO(((__typeof__(&mstxDomainMarkA))f)(domain, message, stream));
 }
 
 static NPU_FRONT_COLD mstxRangeId load_mstxDomainRangeStartA(mstxDomainHandle_t domain, const char *message, aclrtStream stream) {
@@ -7661,7 +7661,7 @@ static NPU_FRONT_COLD void load_mstxDomainRangeEnd(mstxDomainHandle_t domain, ms
         npu_front_fail(449);
         return;
     }
-    NPU_FRONT_VOID(((__typeof__(&mstxDomainRangeEnd))f)(domain, id));
+    NPU_FRONT_DO(((__typeof__(&mstxDomainRangeEnd))f)(domain, id));
 }
 
 NPU_EXPORT void mstxDomainRangeEnd(mstxDomainHandle_t domain, mstxRangeId id) {
@@ -7671,7 +7671,7 @@ NPU_EXPORT void mstxDomainRangeEnd(mstxDomainHandle_t domain, mstxRangeId id) {
         return;
     }
     NPU_LQ_BEFORE(0);
-    NPU_FRONT_VOID(((__typeof__(&mstxDomainRangeEnd))f)(domain, id));
+    NPU_FRONT_DO(((__typeof__(&mstxDomainRangeEnd))f)(domain, id));
 }
 
 static NPU_FRONT_COLD void load_mstxGetToolId(uint64_t *id) {
@@ -7680,7 +7680,7 @@ static NPU_FRONT_COLD void load_mstxGetToolId(uint64_t *id) {
         npu_front_fail(450);
         return;
     }
-    NPU_FRONT_VOID(((__typeof__(&mstxGetToolId))f)(id));
+    NPU_FRONT_DO(((__typeof__(&mstxGetToolId))f)(id));
 }
 
 NPU_EXPORT void mstxGetToolId(uint64_t *id) {
@@ -7690,7 +7690,7 @@ NPU_EXPORT void mstxGetToolId(uint64_t *id) {
         return;
     }
     NPU_LQ_BEFORE(0);
-    NPU_FRONT_VOID(((__typeof__(&mstxGetToolId))f)(id));
+    NPU_FRONT_DO(((__typeof__(&mstxGetToolId))f)(id));
 }
 
 static NPU_FRONT_COLD mstxMemHeapHandle_t load_mstxMemHeapRegister(mstxDomainHandle_t domain, const mstxMemHeapDesc_t *desc) {
@@ -7714,7 +7714,7 @@ static NPU_FRONT_COLD void load_mstxMemHeapUnregister(mstxDomainHandle_t domain,
         npu_front_fail(452);
         return;
     }
-    NPU_FRONT_VOID(((__typeof__(&mstxMemHeapUnregister))f)(domain, heap));
+    NPU_FRONT_DO(((__typeof__(&mstxMemHeapUnregister))f)(domain, heap));
 }
 
 NPU_EXPORT void mstxMemHeapUnregister(mstxDomainHandle_t domain, mstxMemHeapHandle_t heap) {
@@ -7724,7 +7724,7 @@ NPU_EXPORT void mstxMemHeapUnregister(mstxDomainHandle_t domain, mstxMemHeapHand
         return;
     }
     NPU_LQ_BEFORE(0);
-    NPU_FRONT_VOID(((__typeof__(&mstxMemHeapUnregister))f)(domain, heap));
+    NPU_FRONT_DO(((__typeof__(&mstxMemHeapUnregister))f)(domain, heap));
 }
 
 static NPU_FRONT_COLD void load_mstxMemRegionsRegister(mstxDomainHandle_t domain, const mstxMemRegionsRegisterBatch_t *desc) {
@@ -7733,7 +7733,7 @@ static NPU_FRONT_COLD void load_mstxMemRegionsRegister(mstxDomainHandle_t domain
         npu_front_fail(453);
         return;
     }
-    NPU_FRONT_VOID(((__typeof__(&mstxMemRegionsRegister))f)(domain, desc));
+    NPU_FRONT_DO(((__typeof__(&mstxMemRegionsRegister))f)(domain, desc));
 }
 
 NPU_EXPORT void mstxMemRegionsRegister(mstxDomainHandle_t domain, const mstxMemRegionsRegisterBatch_t *desc) {
@@ -7743,7 +7743,7 @@ NPU_EXPORT void mstxMemRegionsRegister(mstxDomainHandle_t domain, const mstxMemR
         return;
     }
     NPU_LQ_BEFORE(0);
-    NPU_FRONT_VOID(((__typeof__(&mstxMemRegionsRegister))f)(domain, desc));
+    NPU_FRONT_DO(((__typeof__(&mstxMemRegionsRegister))f)(domain, desc));
 }
 
 static NPU_FRONT_COLD void load_mstxMemRegionsUnregister(mstxDomainHandle_t domain, const mstxMemRegionsUnregisterBatch_t *desc) {
@@ -7752,7 +7752,7 @@ static NPU_FRONT_COLD void load_mstxMemRegionsUnregister(mstxDomainHandle_t doma
         npu_front_fail(454);
         return;
     }
-    NPU_FRONT_VOID(((__typeof__(&mstxMemRegionsUnregister))f)(domain, desc));
+    NPU_FRONT_DO(((__typeof__(&mstxMemRegionsUnregister))f)(domain, desc));
 }
 
 NPU_EXPORT void mstxMemRegionsUnregister(mstxDomainHandle_t domain, const mstxMemRegionsUnregisterBatch_t *desc) {
@@ -7762,7 +7762,7 @@ NPU_EXPORT void mstxMemRegionsUnregister(mstxDomainHandle_t domain, const mstxMe
         return;
     }
     NPU_LQ_BEFORE(0);
-    NPU_FRONT_VOID(((__typeof__(&mstxMemRegionsUnregister))f)(domain, desc));
+    NPU_FRONT_DO(((__typeof__(&mstxMemRegionsUnregister))f)(domain, desc));
 }
 
 static NPU_FRONT_COLD void load_mstxMemPermissionsAssign(mstxDomainHandle_t domain, const mstxMemPermissionsAssignBatch_t *desc) {
@@ -7771,7 +7771,7 @@ static NPU_FRONT_COLD void load_mstxMemPermissionsAssign(mstxDomainHandle_t doma
         npu_front_fail(455);
         return;
     }
-    NPU_FRONT_VOID(((__typeof__(&mstxMemPermissionsAssign))f)(domain, desc));
+    NPU_FRONT_DO(((__typeof__(&mstxMemPermissionsAssign))f)(domain, desc));
 }
 
 NPU_EXPORT void mstxMemPermissionsAssign(mstxDomainHandle_t domain, const mstxMemPermissionsAssignBatch_t *desc) {
@@ -7781,7 +7781,7 @@ NPU_EXPORT void mstxMemPermissionsAssign(mstxDomainHandle_t domain, const mstxMe
         return;
     }
     NPU_LQ_BEFORE(0);
-    NPU_FRONT_VOID(((__typeof__(&mstxMemPermissionsAssign))f)(domain, desc));
+    NPU_FRONT_DO(((__typeof__(&mstxMemPermissionsAssign))f)(domain, desc));
 }
 
 static NPU_FRONT_COLD drvError_t load_halMemAlloc(void **pp, unsigned long long size, unsigned long long flag) {
