@@ -13,10 +13,16 @@
 
 #include <sys/types.h>
 
-/* npu_front_base is the load address of the front library (dli_fbase), or
+/* npu_object_of names the loaded object (program or library) that holds
+ * address p: an identifier equal for every address of the same object, or
+ * NULL when p is in none; with name set, *name is the object's file name as
+ * the loader has it ("" for the program, NULL when none). */
+const void *npu_object_of(const void *p, const char **name);
+
+/* npu_front_object is the front library's identifier (npu_object_of), or
  * NULL when no front is loaded (the core was loaded directly, as in
  * libfake's own tests). */
-const void *npu_front_base(void);
+const void *npu_front_object(void);
 
 /* npu_front_file reports whether the file at path is the front library or
  * this core (same device and inode). */

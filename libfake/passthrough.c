@@ -545,9 +545,9 @@ static void pt_load(void) {
 }
 
 __attribute__((constructor)) static void npu_hooks_init(void) {
-    Dl_info info;
+    const char *self;
     struct stat st;
-    if (dladdr((void *)npu_hooks_init, &info) && info.dli_fname && stat(info.dli_fname, &st) == 0) {
+    if (npu_object_of((void *)npu_hooks_init, &self) != NULL && self != NULL && stat(self, &st) == 0) {
         self_dev = st.st_dev;
         self_ino = st.st_ino;
     }

@@ -100,12 +100,10 @@ static void ours(void) {}
 /* foreign returns the global definition of name when it is not ours: not
  * this core's, nor the front library's (frontid.h), whose exported names
  * are the ones the program binds to. */
-static void *foreign(void *global, const Dl_info *self, const char *name) {
+static void *foreign(void *global, const void *self, const char *name) {
     void *p = dlsym(global, name);
-    Dl_info where;
-    if (p == NULL || dladdr(p, &where) == 0 || where.dli_fbase == self->dli_fbase ||
-        where.dli_fbase == npu_front_base())
-        return NULL;
+    const void *where = npu_object_of(p, NULL);
+    if (where == NULL || where == self || where == npu_front_object()) return NULL;
     return p;
 }
 
@@ -116,8 +114,8 @@ static void resolve(void) {
     } else if (v != NULL && *v != '\0' && strcmp(v, "merged") != 0) {
         fprintf(stderr, "npuemu: NPUEMU_STACK=%s is neither \"merged\" nor \"split\"; using merged\n", v);
     }
-    Dl_info self;
-    if (dladdr((void *)ours, &self) == 0) return; /* cannot tell: stay direct */
+    const void *self = npu_object_of((void *)ours, NULL);
+    if (self == NULL) return; /* cannot tell: stay direct */
     /* Look names up in the global scope through the program's handle:
      * dlsym(RTLD_DEFAULT) would search this library first, because it is
      * linked -Bsymbolic (DT_SYMBOLIC, as Go links every c-shared library,
@@ -126,9 +124,9 @@ static void resolve(void) {
     if (global == NULL) return;
     for (int i = 0; i < NPU_X_COUNT; i++) {
         if (i < NPU_X_FIRST_HAL && !split) continue; /* ACL→rt binds internally */
-        npu_cross[i] = foreign(global, &self, cross_names[i]);
+        npu_cross[i] = foreign(global, self, cross_names[i]);
     }
-    for (int i = 0; split && i < npu_route_n; i++) npu_route_fns[i] = foreign(global, &self, npu_route_names[i]);
+    for (int i = 0; split && i < npu_route_n; i++) npu_route_fns[i] = foreign(global, self, npu_route_names[i]);
 }
 
 /* The library's constructor decides before any shim can run. */
