@@ -22,10 +22,12 @@ import (
 // atomic on a pipe); unsubscribing drains them, then closes the write end
 // and sets the caller's int to -1 (when no other subscription shares it).
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is made on first use: with SSE 4.2 the table takes hash/crc32
+// some 0.1 ms to build, and every process start would pay it.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // crc32cNoXor is CRC-32C with initial value ~0 and no final XOR.
-func crc32cNoXor(b []byte) uint32 { return ^crc32.Checksum(b, castagnoli) }
+func crc32cNoXor(b []byte) uint32 { return ^crc32.Checksum(b, castagnoli()) }
 
 // opSignature is the record's signature: crc32cNoXor of bytes 4..79.
 func opSignature(rec []byte) uint32 { return crc32cNoXor(rec[4:core.OpDescSize]) }

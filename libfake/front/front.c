@@ -44,6 +44,7 @@ static pthread_mutex_t load_mu = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic int state;  /* 0: not loaded, 1: loaded, -1: failed; written under load_mu */
 static pthread_t loader;   /* the thread loading, while state is 0 and it holds load_mu */
 static _Atomic int loading;
+static void *core; /* the core's handle, once loaded (set under load_mu, before state) */
 static char why[PATH_MAX + 1024]; /* why the core is not there; written once under load_mu */
 static _Atomic int told;          /* why went to stderr */
 
@@ -107,14 +108,13 @@ __attribute__((constructor)) static void front_init(void) {
     pthread_atfork(NULL, NULL, child);
 }
 
-/* publish resolves every name in the core h. Precondition: load_mu held. */
+/* publish resolves the hand-written names in the core h; the generated
+ * ones are resolved one by one on their first call (npu_front_load): all
+ * 900 at once cost every start ~0.25 ms of symbol lookups for the few
+ * names a program calls. Precondition: load_mu held. */
 static void publish(void *h) {
-    for (int i = 0; i < npu_front_nsyms; i++) {
-        if (npu_front_syms[i].name == NULL) continue;
-        void *f = dlsym(h, npu_front_syms[i].name);
-        if (f != NULL) __atomic_store_n(&npu_front_fns[i], f, __ATOMIC_RELEASE);
-    }
     for (int i = 0; i < X_COUNT; i++) __atomic_store_n(&extra[i], dlsym(h, extra_names[i]), __ATOMIC_RELEASE);
+    core = h;
 }
 
 /* load_core loads the core once. Precondition: load_mu held. */
@@ -159,7 +159,10 @@ static int ensure(void) {
 
 void *npu_front_load(int idx) {
     if (!ensure() || idx < 0 || idx >= npu_front_nsyms) return NULL;
-    return __atomic_load_n(&npu_front_fns[idx], __ATOMIC_ACQUIRE);
+    void *f = __atomic_load_n(&npu_front_fns[idx], __ATOMIC_ACQUIRE);
+    if (f == NULL && npu_front_syms[idx].name != NULL && (f = dlsym(core, npu_front_syms[idx].name)) != NULL)
+        __atomic_store_n(&npu_front_fns[idx], f, __ATOMIC_RELEASE); /* (two threads store the same) */
+    return f;
 }
 
 /* extra_fn is the core's function of hand-written name i, loading the core

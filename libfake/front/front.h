@@ -4,9 +4,9 @@
  * emu/lib/libnpuemu.so (every vendor soname links to it) is this plain-C
  * library: it defines every exported name and nothing of Go. The first call
  * of any of them loads the Go core, emu/lib/libnpuemu_core.so from the same
- * directory, with RTLD_LOCAL (its names stay out of the global scope), and
- * resolves each name in it once into npu_front_fns; from then on a front
- * function costs one load and one indirect call. So a process that loads
+ * directory, with RTLD_LOCAL (its names stay out of the global scope); the
+ * first call of each name resolves it in the core into npu_front_fns, and
+ * from then on that front function costs one load and one indirect call. So a process that loads
  * npuemu but calls nothing starts no Go runtime, and a child forked before
  * the first call loads its own core.
  */
@@ -28,14 +28,14 @@ typedef struct npu_front_sym {
 } npu_front_sym;
 
 /* Generated (zfront.c): every symbol of abi.Symbols by index, and the
- * core's function of each (NULL until the core is loaded). */
+ * core's function of each (NULL until its first call). */
 extern const npu_front_sym npu_front_syms[];
 extern const int npu_front_nsyms;
 extern void *npu_front_fns[];
 
 /* npu_front_load loads the core once (any thread; a fork waits for a load
- * in progress) and returns the core's function of symbol idx, NULL when the
- * core or the symbol is missing. */
+ * in progress) and returns the core's function of symbol idx, resolved on
+ * the symbol's first call; NULL when the core or the symbol is missing. */
 void *npu_front_load(int idx) __attribute__((noinline, cold));
 
 /* npu_front_slot is the core's function of symbol idx once loaded, else
