@@ -35,6 +35,7 @@ func (d *NodeDir) ExportEvent(phys int) (NodeEventRef, *NodeEvent, error) {
 		if e.State != NodeEntryFree {
 			continue
 		}
+		d.made |= madeEvents
 		gen := e.Generation + 1
 		*e = NodeEvent{OwnerSlot: uint32(d.slot), OwnerGen: d.gen, Generation: gen, OwnerPID: int32(os.Getpid()), Device: uint32(phys)}
 		e.State = NodeEntryLive
@@ -165,8 +166,8 @@ func atomicMaxU64(p *uint64, v uint64) {
 
 // reclaimEventsLocked destroys the dead slot's IPC events and closes its
 // imports of others'. Precondition: table lock held.
-func (d *NodeDir) reclaimEventsLocked(slot int) {
-	for j := 0; j < NodeMaxImports; j++ {
+func (d *NodeDir) reclaimEventsLocked(slot int, scan made) {
+	for j := 0; scan&madeImportEvent != 0 && j < NodeMaxImports; j++ {
 		im := d.importAt(j)
 		if im.State == NodeEntryLive && im.Kind == NodeImportEvent && im.Slot == uint32(slot) {
 			if e := d.eventAt(int(im.Index)); e.State == NodeEntryLive && e.Generation == im.EntryGen && e.ImportCount > 0 {
@@ -175,7 +176,7 @@ func (d *NodeDir) reclaimEventsLocked(slot int) {
 			im.State = NodeEntryFree
 		}
 	}
-	for i := 0; i < NodeMaxEvents; i++ {
+	for i := 0; scan&madeEvents != 0 && i < NodeMaxEvents; i++ {
 		if e := d.eventAt(i); e.State == NodeEntryLive && e.OwnerSlot == uint32(slot) {
 			d.destroyEventLocked(i, e)
 		}

@@ -113,6 +113,56 @@ func TestNodeDirKeys(t *testing.T) {
 	assert.False(t, ok, "imports of a destroyed key are closed")
 }
 
+// TestNodeDirCloseMade: a process's Close reclaims what it made in every
+// table it used — its key, event and notify are destroyed, its imports of
+// another's closed — and scans only those tables (made): the other's
+// entries stay.
+func TestNodeDirCloseMade(t *testing.T) {
+	cfg, _ := nodeTestConfig(t)
+	a, err := openTestDir(t, cfg)
+	require.NoError(t, err)
+	defer a.Close()
+	b, err := openTestDir(t, cfg)
+	require.NoError(t, err)
+	assert.Equal(t, made(0), b.made, "nothing made yet")
+
+	aEv, aEvEntry, err := a.ExportEvent(0)
+	require.NoError(t, err)
+	aNt, aNtEntry, err := a.ExportNotify(0, false)
+	require.NoError(t, err)
+	aKey, err := a.ExportKey(0, NodeWindowBase, 4096)
+	require.NoError(t, err)
+
+	bKey, err := b.ExportKey(0, NodeWindowBase+4096, 4096)
+	require.NoError(t, err)
+	bEv, _, err := b.ExportEvent(0)
+	require.NoError(t, err)
+	_, err = b.OpenEvent(aEv)
+	require.NoError(t, err)
+	_, _, err = b.OpenNotify(aNt, int32(os.Getpid()))
+	require.NoError(t, err)
+	require.NoError(t, a.KeySetPids(aKey, []int32{int32(os.Getpid())}))
+	_, _, _, err = b.KeyOpen(aKey, int32(os.Getpid()))
+	require.NoError(t, err)
+	assert.Equal(t, madeIPC|madeEvents|madeImportEvent|madeImportNotify|madeImportIPC, b.made)
+	n, err := a.KeyImports(aKey)
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+
+	b.Close()
+	_, _, _, err = a.KeyOpen(bKey, int32(os.Getpid()))
+	assert.Error(t, err, "b's key is destroyed")
+	_, err = a.OpenEvent(bEv)
+	assert.Error(t, err, "b's event is destroyed")
+	n, err = a.KeyImports(aKey)
+	require.NoError(t, err)
+	assert.Equal(t, 0, n, "b's import of a's key is closed")
+	assert.Equal(t, uint32(0), aEvEntry.ImportCount, "b's import of a's event is closed")
+	assert.Equal(t, uint32(0), aNtEntry.ImportCount, "b's import of a's notify is closed")
+	assert.Equal(t, uint32(NodeEntryLive), aEvEntry.State, "a's event stays")
+	assert.Equal(t, uint32(NodeEntryLive), aNtEntry.State, "a's notify stays")
+}
+
 // TestNodeDirRefusals: a corrupt, truncated, foreign-version or
 // differently configured node is refused with a message, never replaced.
 func TestNodeDirRefusals(t *testing.T) {

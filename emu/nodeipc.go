@@ -65,6 +65,7 @@ func (d *NodeDir) ExportKey(phys int, addr uintptr, size uint64) (string, error)
 			continue
 		}
 		d.ipcHint = i + 1
+		d.made |= madeIPC
 		gen := e.Generation + 1
 		name := fmt.Sprintf("npuemu_shm_%d_%d_%d", os.Getpid(), i, gen)
 		*e = NodeIPC{Kind: NodeIPCMemKey, OwnerSlot: uint32(d.slot), OwnerPID: int32(os.Getpid()), OwnerGen: d.gen,
@@ -212,6 +213,7 @@ func (d *NodeDir) addImportLocked(kind uint32, index int, gen uint64, addr uint6
 		im := d.importAt(j)
 		if im.State == NodeEntryFree {
 			d.importHint = j + 1
+			d.made |= importMade(kind)
 			*im = NodeImport{Kind: kind, Slot: uint32(d.slot), Index: uint32(index), SlotGen: d.gen, EntryGen: gen, Addr: addr}
 			im.State = NodeEntryLive
 			return nil
@@ -296,15 +298,16 @@ func (d *NodeDir) KeyImports(name string) (int, error) {
 
 // reclaimIPCLocked applies the driver's rules to dead slot i of
 // generation gen: its keys and handles are destroyed, its imports closed.
+// It scans the tables of scan only (made).
 // Precondition: table lock held.
-func (d *NodeDir) reclaimIPCLocked(slot int) {
-	for j := 0; j < NodeMaxImports; j++ {
+func (d *NodeDir) reclaimIPCLocked(slot int, scan made) {
+	for j := 0; scan&madeImportIPC != 0 && j < NodeMaxImports; j++ {
 		im := d.importAt(j)
 		if im.State == NodeEntryLive && im.Kind == NodeImportIPC && im.Slot == uint32(slot) {
 			d.dropImportLocked(im)
 		}
 	}
-	for i := 0; i < NodeMaxIPC; i++ {
+	for i := 0; scan&madeIPC != 0 && i < NodeMaxIPC; i++ {
 		e := d.ipcAt(i)
 		if e.State == NodeEntryLive && e.OwnerSlot == uint32(slot) {
 			d.destroyEntryLocked(i, e)

@@ -55,6 +55,7 @@ func (d *NodeDir) ExportNotify(phys int, pidCheck bool) (NodeNotifyRef, *NodeNot
 		if n.State != NodeEntryFree {
 			continue
 		}
+		d.made |= madeNotifies
 		gen := n.Generation + 1
 		*n = NodeNotify{OwnerSlot: uint32(d.slot), OwnerGen: d.gen, Generation: gen, OwnerPID: int32(os.Getpid()), Device: uint32(phys)}
 		if !pidCheck {
@@ -163,8 +164,8 @@ func (d *NodeDir) destroyNotifyLocked(i int, n *NodeNotify) {
 
 // reclaimNotifiesLocked destroys a dead slot's notifies and closes its
 // imports. Precondition: table lock held.
-func (d *NodeDir) reclaimNotifiesLocked(slot int) {
-	for j := 0; j < NodeMaxImports; j++ {
+func (d *NodeDir) reclaimNotifiesLocked(slot int, scan made) {
+	for j := 0; scan&madeImportNotify != 0 && j < NodeMaxImports; j++ {
 		im := d.importAt(j)
 		if im.State == NodeEntryLive && im.Kind == NodeImportNotify && im.Slot == uint32(slot) {
 			if n := d.notifyAt(int(im.Index)); n.State == NodeEntryLive && n.Generation == im.EntryGen && n.ImportCount > 0 {
@@ -173,7 +174,7 @@ func (d *NodeDir) reclaimNotifiesLocked(slot int) {
 			im.State = NodeEntryFree
 		}
 	}
-	for i := 0; i < NodeMaxNotifies; i++ {
+	for i := 0; scan&madeNotifies != 0 && i < NodeMaxNotifies; i++ {
 		if n := d.notifyAt(i); n.State == NodeEntryLive && n.OwnerSlot == uint32(slot) {
 			d.destroyNotifyLocked(i, n)
 		}
