@@ -136,36 +136,42 @@ func genFrontFunc(b *bytes.Buffer, idx int, s abi.Symbol) error {
 	}
 	ret := strings.TrimSpace(s.Return)
 	args := strings.Join(names, ", ")
-	// load_: the first call (cold), then every call: one acquire load of the
-	// slot and a tail call, with no register saved around the load.
-	fmt.Fprintf(b, "\nstatic NPU_FRONT_COLD %s load_%s(%s) {\n", ret, s.Name, params)
-	fmt.Fprintf(b, "    void *f = npu_front_load(%d);\n", idx)
-	if ret == "void" {
-		fmt.Fprintf(b, "    if (f == NULL) {\n        %s;\n        return;\n    }\n    NPU_FRONT_DO(%s);\n}\n", fail, call)
-	} else {
-		fmt.Fprintf(b, "    if (f == NULL)\n        return %s;\n    NPU_FRONT_RETURN(%s, %s);\n}\n", fail, ret, call)
-	}
 	keep := 0
 	if frontKeep[s.Name] {
 		keep = 1
 	}
-	fmt.Fprintf(b, "\n%s {\n", definition(s))
-	fmt.Fprintf(b, "    void *f = npu_front_slot(%d);\n", idx)
-	if ret == "void" {
-		fmt.Fprintf(b, "    if (__builtin_expect(f == NULL, 0)) {\n        load_%s(%s);\n        return;\n    }\n", s.Name, args)
-		fmt.Fprintf(b, "    NPU_LQ_BEFORE(%d);\n", keep)
-		fmt.Fprintf(b, "    NPU_FRONT_DO(%s);\n}\n", call)
-		return nil
-	}
-	fmt.Fprintf(b, "    if (__builtin_expect(f == NULL, 0))\n        return load_%s(%s);\n", s.Name, args)
-	fmt.Fprintf(b, "    NPU_LQ_BEFORE(%d);\n", keep)
-	if frontAsyncErr[s.Name] {
+	// tail is how both paths below end: the hand-over of the thread's
+	// queued launches, then the call in the key's window. The core's names
+	// are resolved on their first calls (front.c npu_front_load), which may
+	// come after launches were queued: the cold path must hand them over as
+	// well.
+	tail := fmt.Sprintf("    NPU_LQ_BEFORE(%d);\n", keep)
+	switch {
+	case ret == "void":
+		tail += fmt.Sprintf("    NPU_FRONT_DO(%s);\n", call)
+	case frontAsyncErr[s.Name]:
 		if ret != "aclError" {
 			return fmt.Errorf("%s returns %s: frontAsyncErr needs aclError", s.Name, ret)
 		}
-		fmt.Fprintf(b, "    NPU_FRONT_AFTER(%s);\n}\n", call)
-		return nil
+		tail += fmt.Sprintf("    NPU_FRONT_AFTER(%s);\n", call)
+	default:
+		tail += fmt.Sprintf("    NPU_FRONT_RETURN(%s, %s);\n", ret, call)
 	}
-	fmt.Fprintf(b, "    NPU_FRONT_RETURN(%s, %s);\n}\n", ret, call)
+	// load_: a name's first call (cold), then every call: one acquire load
+	// of the slot and a tail call, with no register saved around the load.
+	fmt.Fprintf(b, "\nstatic NPU_FRONT_COLD %s load_%s(%s) {\n", ret, s.Name, params)
+	fmt.Fprintf(b, "    void *f = npu_front_load(%d);\n", idx)
+	if ret == "void" {
+		fmt.Fprintf(b, "    if (f == NULL) {\n        %s;\n        return;\n    }\n%s}\n", fail, tail)
+	} else {
+		fmt.Fprintf(b, "    if (f == NULL)\n        return %s;\n%s}\n", fail, tail)
+	}
+	fmt.Fprintf(b, "\n%s {\n", definition(s))
+	fmt.Fprintf(b, "    void *f = npu_front_slot(%d);\n", idx)
+	if ret == "void" {
+		fmt.Fprintf(b, "    if (__builtin_expect(f == NULL, 0)) {\n        load_%s(%s);\n        return;\n    }\n%s}\n", s.Name, args, tail)
+	} else {
+		fmt.Fprintf(b, "    if (__builtin_expect(f == NULL, 0))\n        return load_%s(%s);\n%s}\n", s.Name, args, tail)
+	}
 	return nil
 }

@@ -963,6 +963,7 @@ static NPU_FRONT_COLD float load_aclFloat16ToFloat(aclFloat16 value) {
     void *f = npu_front_load(0);
     if (f == NULL)
         return ((void)npu_front_fail(0), (float)0);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(float, ((__typeof__(&aclFloat16ToFloat))f)(value));
 }
 
@@ -978,6 +979,7 @@ static NPU_FRONT_COLD aclFloat16 load_aclFloatToFloat16(float value) {
     void *f = npu_front_load(1);
     if (f == NULL)
         return ((void)npu_front_fail(1), (aclFloat16)0);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclFloat16, ((__typeof__(&aclFloatToFloat16))f)(value));
 }
 
@@ -993,6 +995,7 @@ static NPU_FRONT_COLD aclDataBuffer* load_aclCreateDataBuffer(void* data, size_t
     void *f = npu_front_load(2);
     if (f == NULL)
         return ((void)npu_front_fail(2), (aclDataBuffer*)NULL);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclDataBuffer*, ((__typeof__(&aclCreateDataBuffer))f)(data, size));
 }
 
@@ -1008,6 +1011,7 @@ static NPU_FRONT_COLD aclError load_aclDestroyDataBuffer(const aclDataBuffer* da
     void *f = npu_front_load(3);
     if (f == NULL)
         return (aclError)npu_front_fail(3);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclDestroyDataBuffer))f)(dataBuffer));
 }
 
@@ -1023,6 +1027,7 @@ static NPU_FRONT_COLD aclError load_aclUpdateDataBuffer(aclDataBuffer* dataBuffe
     void *f = npu_front_load(4);
     if (f == NULL)
         return (aclError)npu_front_fail(4);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclUpdateDataBuffer))f)(dataBuffer, data, size));
 }
 
@@ -1038,6 +1043,7 @@ static NPU_FRONT_COLD void* load_aclGetDataBufferAddr(const aclDataBuffer* dataB
     void *f = npu_front_load(5);
     if (f == NULL)
         return ((void)npu_front_fail(5), (void*)NULL);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(void*, ((__typeof__(&aclGetDataBufferAddr))f)(dataBuffer));
 }
 
@@ -1053,6 +1059,7 @@ static NPU_FRONT_COLD uint32_t load_aclGetDataBufferSize(const aclDataBuffer* da
     void *f = npu_front_load(6);
     if (f == NULL)
         return ((void)npu_front_fail(6), (uint32_t)0);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(uint32_t, ((__typeof__(&aclGetDataBufferSize))f)(dataBuffer));
 }
 
@@ -1068,6 +1075,7 @@ static NPU_FRONT_COLD size_t load_aclGetDataBufferSizeV2(const aclDataBuffer* da
     void *f = npu_front_load(7);
     if (f == NULL)
         return ((void)npu_front_fail(7), (size_t)0);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(size_t, ((__typeof__(&aclGetDataBufferSizeV2))f)(dataBuffer));
 }
 
@@ -1083,6 +1091,7 @@ static NPU_FRONT_COLD size_t load_aclDataTypeSize(aclDataType dataType) {
     void *f = npu_front_load(8);
     if (f == NULL)
         return ((void)npu_front_fail(8), (size_t)0);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(size_t, ((__typeof__(&aclDataTypeSize))f)(dataType));
 }
 
@@ -1098,6 +1107,7 @@ static NPU_FRONT_COLD const char* load_aclrtGetSocName(void) {
     void *f = npu_front_load(10);
     if (f == NULL)
         return ((void)npu_front_fail(10), (const char*)NULL);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(const char*, ((__typeof__(&aclrtGetSocName))f)());
 }
 
@@ -1113,6 +1123,7 @@ static NPU_FRONT_COLD aclError load_aclGetCannAttributeList(const aclCannAttr** 
     void *f = npu_front_load(11);
     if (f == NULL)
         return (aclError)npu_front_fail(11);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclGetCannAttributeList))f)(cannAttrList, num));
 }
 
@@ -1128,6 +1139,7 @@ static NPU_FRONT_COLD aclError load_aclGetCannAttribute(aclCannAttr cannAttr, in
     void *f = npu_front_load(12);
     if (f == NULL)
         return (aclError)npu_front_fail(12);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclGetCannAttribute))f)(cannAttr, value));
 }
 
@@ -1143,6 +1155,7 @@ static NPU_FRONT_COLD aclError load_aclGetDeviceCapability(uint32_t deviceId, ac
     void *f = npu_front_load(13);
     if (f == NULL)
         return (aclError)npu_front_fail(13);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclGetDeviceCapability))f)(deviceId, deviceInfo, value));
 }
 
@@ -1158,6 +1171,7 @@ static NPU_FRONT_COLD aclError load_aclInit(const char* configPath) {
     void *f = npu_front_load(14);
     if (f == NULL)
         return (aclError)npu_front_fail(14);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclInit))f)(configPath));
 }
 
@@ -1173,6 +1187,7 @@ static NPU_FRONT_COLD aclError load_aclFinalize(void) {
     void *f = npu_front_load(15);
     if (f == NULL)
         return (aclError)npu_front_fail(15);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclFinalize))f)());
 }
 
@@ -1188,6 +1203,7 @@ static NPU_FRONT_COLD aclError load_aclFinalizeReference(uint64_t* refCount) {
     void *f = npu_front_load(16);
     if (f == NULL)
         return (aclError)npu_front_fail(16);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclFinalizeReference))f)(refCount));
 }
 
@@ -1203,6 +1219,7 @@ static NPU_FRONT_COLD const char* load_aclGetRecentErrMsg(void) {
     void *f = npu_front_load(17);
     if (f == NULL)
         return npu_front_errmsg(17);
+    NPU_LQ_BEFORE(1);
     NPU_FRONT_RETURN(const char*, ((__typeof__(&aclGetRecentErrMsg))f)());
 }
 
@@ -1218,6 +1235,7 @@ static NPU_FRONT_COLD aclError load_aclsysGetCANNVersion(aclCANNPackageName name
     void *f = npu_front_load(18);
     if (f == NULL)
         return (aclError)npu_front_fail(18);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclsysGetCANNVersion))f)(name, version));
 }
 
@@ -1233,6 +1251,7 @@ static NPU_FRONT_COLD aclError load_aclsysGetVersionStr(char* pkgName, char* ver
     void *f = npu_front_load(19);
     if (f == NULL)
         return (aclError)npu_front_fail(19);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclsysGetVersionStr))f)(pkgName, versionStr));
 }
 
@@ -1248,6 +1267,7 @@ static NPU_FRONT_COLD aclError load_aclsysGetVersionNum(char* pkgName, int32_t* 
     void *f = npu_front_load(20);
     if (f == NULL)
         return (aclError)npu_front_fail(20);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclsysGetVersionNum))f)(pkgName, versionNum));
 }
 
@@ -1263,6 +1283,7 @@ static NPU_FRONT_COLD aclError load_aclrtPeekAtLastError(aclrtLastErrLevel level
     void *f = npu_front_load(21);
     if (f == NULL)
         return (aclError)npu_front_fail(21);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtPeekAtLastError))f)(level));
 }
 
@@ -1278,6 +1299,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetLastError(aclrtLastErrLevel level) {
     void *f = npu_front_load(22);
     if (f == NULL)
         return (aclError)npu_front_fail(22);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetLastError))f)(level));
 }
 
@@ -1293,6 +1315,7 @@ static NPU_FRONT_COLD aclError load_aclrtSetExceptionInfoCallback(aclrtException
     void *f = npu_front_load(23);
     if (f == NULL)
         return (aclError)npu_front_fail(23);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetExceptionInfoCallback))f)(callback));
 }
 
@@ -1308,6 +1331,7 @@ static NPU_FRONT_COLD aclError load_aclrtExceptionInfoCallbackRegister(aclrtExce
     void *f = npu_front_load(24);
     if (f == NULL)
         return (aclError)npu_front_fail(24);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtExceptionInfoCallbackRegister))f)(callback));
 }
 
@@ -1323,6 +1347,7 @@ static NPU_FRONT_COLD aclError load_aclrtExceptionInfoCallbackUnregister(aclrtEx
     void *f = npu_front_load(25);
     if (f == NULL)
         return (aclError)npu_front_fail(25);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtExceptionInfoCallbackUnregister))f)(callback));
 }
 
@@ -1338,6 +1363,7 @@ static NPU_FRONT_COLD uint32_t load_aclrtGetTaskIdFromExceptionInfo(const aclrtE
     void *f = npu_front_load(26);
     if (f == NULL)
         return ((void)npu_front_fail(26), (uint32_t)0);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(uint32_t, ((__typeof__(&aclrtGetTaskIdFromExceptionInfo))f)(info));
 }
 
@@ -1353,6 +1379,7 @@ static NPU_FRONT_COLD uint32_t load_aclrtGetStreamIdFromExceptionInfo(const aclr
     void *f = npu_front_load(27);
     if (f == NULL)
         return ((void)npu_front_fail(27), (uint32_t)0);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(uint32_t, ((__typeof__(&aclrtGetStreamIdFromExceptionInfo))f)(info));
 }
 
@@ -1368,6 +1395,7 @@ static NPU_FRONT_COLD uint32_t load_aclrtGetThreadIdFromExceptionInfo(const aclr
     void *f = npu_front_load(28);
     if (f == NULL)
         return ((void)npu_front_fail(28), (uint32_t)0);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(uint32_t, ((__typeof__(&aclrtGetThreadIdFromExceptionInfo))f)(info));
 }
 
@@ -1383,6 +1411,7 @@ static NPU_FRONT_COLD uint32_t load_aclrtGetDeviceIdFromExceptionInfo(const aclr
     void *f = npu_front_load(29);
     if (f == NULL)
         return ((void)npu_front_fail(29), (uint32_t)0);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(uint32_t, ((__typeof__(&aclrtGetDeviceIdFromExceptionInfo))f)(info));
 }
 
@@ -1398,6 +1427,7 @@ static NPU_FRONT_COLD uint32_t load_aclrtGetErrorCodeFromExceptionInfo(const acl
     void *f = npu_front_load(30);
     if (f == NULL)
         return ((void)npu_front_fail(30), (uint32_t)0);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(uint32_t, ((__typeof__(&aclrtGetErrorCodeFromExceptionInfo))f)(info));
 }
 
@@ -1413,6 +1443,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetArgsFromExceptionInfo(const aclrtExc
     void *f = npu_front_load(31);
     if (f == NULL)
         return (aclError)npu_front_fail(31);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetArgsFromExceptionInfo))f)(info, devArgsPtr, devArgsLen));
 }
 
@@ -1428,6 +1459,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetFuncHandleFromExceptionInfo(const ac
     void *f = npu_front_load(32);
     if (f == NULL)
         return (aclError)npu_front_fail(32);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetFuncHandleFromExceptionInfo))f)(info, func));
 }
 
@@ -1443,6 +1475,7 @@ static NPU_FRONT_COLD aclError load_aclrtBinarySetExceptionCallback(aclrtBinHand
     void *f = npu_front_load(33);
     if (f == NULL)
         return (aclError)npu_front_fail(33);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtBinarySetExceptionCallback))f)(binHandle, callback, userData));
 }
 
@@ -1458,6 +1491,7 @@ static NPU_FRONT_COLD aclError load_aclrtSubscribeReport(uint64_t threadId, aclr
     void *f = npu_front_load(34);
     if (f == NULL)
         return (aclError)npu_front_fail(34);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSubscribeReport))f)(threadId, stream));
 }
 
@@ -1473,6 +1507,7 @@ static NPU_FRONT_COLD aclError load_aclrtLaunchCallback(aclrtCallback fn, void* 
     void *f = npu_front_load(35);
     if (f == NULL)
         return (aclError)npu_front_fail(35);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtLaunchCallback))f)(fn, userData, blockType, stream));
 }
 
@@ -1488,6 +1523,7 @@ static NPU_FRONT_COLD aclError load_aclrtProcessReport(int32_t timeout) {
     void *f = npu_front_load(36);
     if (f == NULL)
         return (aclError)npu_front_fail(36);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtProcessReport))f)(timeout));
 }
 
@@ -1503,6 +1539,7 @@ static NPU_FRONT_COLD aclError load_aclrtUnSubscribeReport(uint64_t threadId, ac
     void *f = npu_front_load(37);
     if (f == NULL)
         return (aclError)npu_front_fail(37);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtUnSubscribeReport))f)(threadId, stream));
 }
 
@@ -1518,6 +1555,7 @@ static NPU_FRONT_COLD aclError load_aclrtCreateContext(aclrtContext* context, in
     void *f = npu_front_load(38);
     if (f == NULL)
         return (aclError)npu_front_fail(38);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCreateContext))f)(context, deviceId));
 }
 
@@ -1533,6 +1571,7 @@ static NPU_FRONT_COLD aclError load_aclrtDestroyContext(aclrtContext context) {
     void *f = npu_front_load(39);
     if (f == NULL)
         return (aclError)npu_front_fail(39);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDestroyContext))f)(context));
 }
 
@@ -1548,6 +1587,7 @@ static NPU_FRONT_COLD aclError load_aclrtSetCurrentContext(aclrtContext context)
     void *f = npu_front_load(40);
     if (f == NULL)
         return (aclError)npu_front_fail(40);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetCurrentContext))f)(context));
 }
 
@@ -1563,6 +1603,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetCurrentContext(aclrtContext* context
     void *f = npu_front_load(41);
     if (f == NULL)
         return (aclError)npu_front_fail(41);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetCurrentContext))f)(context));
 }
 
@@ -1578,6 +1619,7 @@ static NPU_FRONT_COLD aclError load_aclrtCtxGetSysParamOpt(aclSysParamOpt opt, i
     void *f = npu_front_load(42);
     if (f == NULL)
         return (aclError)npu_front_fail(42);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCtxGetSysParamOpt))f)(opt, value));
 }
 
@@ -1593,6 +1635,7 @@ static NPU_FRONT_COLD aclError load_aclrtCtxSetSysParamOpt(aclSysParamOpt opt, i
     void *f = npu_front_load(43);
     if (f == NULL)
         return (aclError)npu_front_fail(43);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCtxSetSysParamOpt))f)(opt, value));
 }
 
@@ -1608,6 +1651,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetSysParamOpt(aclSysParamOpt opt, int6
     void *f = npu_front_load(44);
     if (f == NULL)
         return (aclError)npu_front_fail(44);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetSysParamOpt))f)(opt, value));
 }
 
@@ -1623,6 +1667,7 @@ static NPU_FRONT_COLD aclError load_aclrtSetSysParamOpt(aclSysParamOpt opt, int6
     void *f = npu_front_load(45);
     if (f == NULL)
         return (aclError)npu_front_fail(45);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetSysParamOpt))f)(opt, value));
 }
 
@@ -1638,6 +1683,7 @@ static NPU_FRONT_COLD aclError load_aclrtSetDevice(int32_t deviceId) {
     void *f = npu_front_load(46);
     if (f == NULL)
         return (aclError)npu_front_fail(46);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetDevice))f)(deviceId));
 }
 
@@ -1653,6 +1699,7 @@ static NPU_FRONT_COLD aclError load_aclrtResetDevice(int32_t deviceId) {
     void *f = npu_front_load(47);
     if (f == NULL)
         return (aclError)npu_front_fail(47);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtResetDevice))f)(deviceId));
 }
 
@@ -1668,6 +1715,7 @@ static NPU_FRONT_COLD aclError load_aclrtResetDeviceForce(int32_t deviceId) {
     void *f = npu_front_load(48);
     if (f == NULL)
         return (aclError)npu_front_fail(48);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtResetDeviceForce))f)(deviceId));
 }
 
@@ -1683,6 +1731,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetDevice(int32_t* deviceId) {
     void *f = npu_front_load(49);
     if (f == NULL)
         return (aclError)npu_front_fail(49);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetDevice))f)(deviceId));
 }
 
@@ -1698,6 +1747,7 @@ static NPU_FRONT_COLD aclError load_aclrtSetStreamFailureMode(aclrtStream stream
     void *f = npu_front_load(50);
     if (f == NULL)
         return (aclError)npu_front_fail(50);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetStreamFailureMode))f)(stream, mode));
 }
 
@@ -1713,6 +1763,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetRunMode(aclrtRunMode* runMode) {
     void *f = npu_front_load(51);
     if (f == NULL)
         return (aclError)npu_front_fail(51);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetRunMode))f)(runMode));
 }
 
@@ -1728,7 +1779,8 @@ static NPU_FRONT_COLD aclError load_aclrtSynchronizeDevice(void) {
     void *f = npu_front_load(52);
     if (f == NULL)
         return (aclError)npu_front_fail(52);
-    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSynchronizeDevice))f)());
+    NPU_LQ_BEFORE(1);
+    NPU_FRONT_AFTER(((__typeof__(&aclrtSynchronizeDevice))f)());
 }
 
 NPU_EXPORT aclError aclrtSynchronizeDevice(void) {
@@ -1743,7 +1795,8 @@ static NPU_FRONT_COLD aclError load_aclrtSynchronizeDeviceWithTimeout(int32_t ti
     void *f = npu_front_load(53);
     if (f == NULL)
         return (aclError)npu_front_fail(53);
-    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSynchronizeDeviceWithTimeout))f)(timeout));
+    NPU_LQ_BEFORE(1);
+    NPU_FRONT_AFTER(((__typeof__(&aclrtSynchronizeDeviceWithTimeout))f)(timeout));
 }
 
 NPU_EXPORT aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
@@ -1758,6 +1811,7 @@ static NPU_FRONT_COLD aclError load_aclrtSetTsDevice(aclrtTsId tsId) {
     void *f = npu_front_load(54);
     if (f == NULL)
         return (aclError)npu_front_fail(54);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetTsDevice))f)(tsId));
 }
 
@@ -1773,6 +1827,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetDeviceUtilizationRate(int32_t device
     void *f = npu_front_load(55);
     if (f == NULL)
         return (aclError)npu_front_fail(55);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetDeviceUtilizationRate))f)(deviceId, utilizationInfo));
 }
 
@@ -1788,6 +1843,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetDeviceCount(uint32_t* count) {
     void *f = npu_front_load(56);
     if (f == NULL)
         return (aclError)npu_front_fail(56);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetDeviceCount))f)(count));
 }
 
@@ -1803,6 +1859,7 @@ static NPU_FRONT_COLD aclError load_aclrtCreateEvent(aclrtEvent* event) {
     void *f = npu_front_load(57);
     if (f == NULL)
         return (aclError)npu_front_fail(57);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCreateEvent))f)(event));
 }
 
@@ -1818,6 +1875,7 @@ static NPU_FRONT_COLD aclError load_aclrtCreateEventWithFlag(aclrtEvent* event, 
     void *f = npu_front_load(58);
     if (f == NULL)
         return (aclError)npu_front_fail(58);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCreateEventWithFlag))f)(event, flag));
 }
 
@@ -1833,6 +1891,7 @@ static NPU_FRONT_COLD aclError load_aclrtCreateEventExWithFlag(aclrtEvent* event
     void *f = npu_front_load(59);
     if (f == NULL)
         return (aclError)npu_front_fail(59);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCreateEventExWithFlag))f)(event, flag));
 }
 
@@ -1848,6 +1907,7 @@ static NPU_FRONT_COLD aclError load_aclrtDestroyEvent(aclrtEvent event) {
     void *f = npu_front_load(60);
     if (f == NULL)
         return (aclError)npu_front_fail(60);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDestroyEvent))f)(event));
 }
 
@@ -1863,6 +1923,7 @@ static NPU_FRONT_COLD aclError load_aclrtRecordEvent(aclrtEvent event, aclrtStre
     void *f = npu_front_load(61);
     if (f == NULL)
         return (aclError)npu_front_fail(61);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtRecordEvent))f)(event, stream));
 }
 
@@ -1878,6 +1939,7 @@ static NPU_FRONT_COLD aclError load_aclrtRecordEventWithFlag(aclrtEvent event, a
     void *f = npu_front_load(62);
     if (f == NULL)
         return (aclError)npu_front_fail(62);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtRecordEventWithFlag))f)(event, stream, flag));
 }
 
@@ -1893,6 +1955,7 @@ static NPU_FRONT_COLD aclError load_aclrtResetEvent(aclrtEvent event, aclrtStrea
     void *f = npu_front_load(63);
     if (f == NULL)
         return (aclError)npu_front_fail(63);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtResetEvent))f)(event, stream));
 }
 
@@ -1908,6 +1971,7 @@ static NPU_FRONT_COLD aclError load_aclrtQueryEvent(aclrtEvent event, aclrtEvent
     void *f = npu_front_load(64);
     if (f == NULL)
         return (aclError)npu_front_fail(64);
+    NPU_LQ_BEFORE(1);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtQueryEvent))f)(event, status));
 }
 
@@ -1923,6 +1987,7 @@ static NPU_FRONT_COLD aclError load_aclrtQueryEventStatus(aclrtEvent event, aclr
     void *f = npu_front_load(65);
     if (f == NULL)
         return (aclError)npu_front_fail(65);
+    NPU_LQ_BEFORE(1);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtQueryEventStatus))f)(event, status));
 }
 
@@ -1938,6 +2003,7 @@ static NPU_FRONT_COLD aclError load_aclrtQueryEventWaitStatus(aclrtEvent event, 
     void *f = npu_front_load(66);
     if (f == NULL)
         return (aclError)npu_front_fail(66);
+    NPU_LQ_BEFORE(1);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtQueryEventWaitStatus))f)(event, status));
 }
 
@@ -1953,7 +2019,8 @@ static NPU_FRONT_COLD aclError load_aclrtSynchronizeEvent(aclrtEvent event) {
     void *f = npu_front_load(67);
     if (f == NULL)
         return (aclError)npu_front_fail(67);
-    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSynchronizeEvent))f)(event));
+    NPU_LQ_BEFORE(1);
+    NPU_FRONT_AFTER(((__typeof__(&aclrtSynchronizeEvent))f)(event));
 }
 
 NPU_EXPORT aclError aclrtSynchronizeEvent(aclrtEvent event) {
@@ -1968,7 +2035,8 @@ static NPU_FRONT_COLD aclError load_aclrtSynchronizeEventWithTimeout(aclrtEvent 
     void *f = npu_front_load(68);
     if (f == NULL)
         return (aclError)npu_front_fail(68);
-    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSynchronizeEventWithTimeout))f)(event, timeout));
+    NPU_LQ_BEFORE(1);
+    NPU_FRONT_AFTER(((__typeof__(&aclrtSynchronizeEventWithTimeout))f)(event, timeout));
 }
 
 NPU_EXPORT aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
@@ -1983,6 +2051,7 @@ static NPU_FRONT_COLD aclError load_aclrtEventElapsedTime(float* ms, aclrtEvent 
     void *f = npu_front_load(69);
     if (f == NULL)
         return (aclError)npu_front_fail(69);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtEventElapsedTime))f)(ms, startEvent, endEvent));
 }
 
@@ -1998,6 +2067,7 @@ static NPU_FRONT_COLD aclError load_aclrtEventGetTimestamp(aclrtEvent event, uin
     void *f = npu_front_load(70);
     if (f == NULL)
         return (aclError)npu_front_fail(70);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtEventGetTimestamp))f)(event, timestamp));
 }
 
@@ -2013,6 +2083,7 @@ static NPU_FRONT_COLD aclError load_aclrtMalloc(void** devPtr, size_t size, aclr
     void *f = npu_front_load(71);
     if (f == NULL)
         return (aclError)npu_front_fail(71);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMalloc))f)(devPtr, size, policy));
 }
 
@@ -2028,6 +2099,7 @@ static NPU_FRONT_COLD aclError load_aclrtMallocAlign32(void** devPtr, size_t siz
     void *f = npu_front_load(72);
     if (f == NULL)
         return (aclError)npu_front_fail(72);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMallocAlign32))f)(devPtr, size, policy));
 }
 
@@ -2043,6 +2115,7 @@ static NPU_FRONT_COLD aclError load_aclrtMallocCached(void** devPtr, size_t size
     void *f = npu_front_load(73);
     if (f == NULL)
         return (aclError)npu_front_fail(73);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMallocCached))f)(devPtr, size, policy));
 }
 
@@ -2058,6 +2131,7 @@ static NPU_FRONT_COLD aclError load_aclrtMallocWithCfg(void** devPtr, size_t siz
     void *f = npu_front_load(74);
     if (f == NULL)
         return (aclError)npu_front_fail(74);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMallocWithCfg))f)(devPtr, size, policy, cfg));
 }
 
@@ -2073,6 +2147,7 @@ static NPU_FRONT_COLD aclError load_aclrtMallocForTaskScheduler(void** devPtr, s
     void *f = npu_front_load(75);
     if (f == NULL)
         return (aclError)npu_front_fail(75);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMallocForTaskScheduler))f)(devPtr, size, policy, cfg));
 }
 
@@ -2088,6 +2163,7 @@ static NPU_FRONT_COLD aclError load_aclrtMallocHostWithCfg(void** ptr, uint64_t 
     void *f = npu_front_load(76);
     if (f == NULL)
         return (aclError)npu_front_fail(76);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMallocHostWithCfg))f)(ptr, size, cfg));
 }
 
@@ -2103,6 +2179,7 @@ static NPU_FRONT_COLD aclError load_aclrtPointerGetAttributes(const void* ptr, a
     void *f = npu_front_load(77);
     if (f == NULL)
         return (aclError)npu_front_fail(77);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtPointerGetAttributes))f)(ptr, attributes));
 }
 
@@ -2118,6 +2195,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemManagedGetAttr(aclrtMemManagedRangeA
     void *f = npu_front_load(78);
     if (f == NULL)
         return (aclError)npu_front_fail(78);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemManagedGetAttr))f)(attribute, ptr, size, data, dataSize));
 }
 
@@ -2133,6 +2211,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemManagedGetAttrs(aclrtMemManagedRange
     void *f = npu_front_load(79);
     if (f == NULL)
         return (aclError)npu_front_fail(79);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemManagedGetAttrs))f)(attributes, numAttributes, ptr, size, data, dataSizes));
 }
 
@@ -2148,6 +2227,7 @@ static NPU_FRONT_COLD aclError load_aclrtHostRegister(void* ptr, uint64_t size, 
     void *f = npu_front_load(80);
     if (f == NULL)
         return (aclError)npu_front_fail(80);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtHostRegister))f)(ptr, size, type, devPtr));
 }
 
@@ -2163,6 +2243,7 @@ static NPU_FRONT_COLD aclError load_aclrtHostRegisterV2(void* ptr, uint64_t size
     void *f = npu_front_load(81);
     if (f == NULL)
         return (aclError)npu_front_fail(81);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtHostRegisterV2))f)(ptr, size, flag));
 }
 
@@ -2178,6 +2259,7 @@ static NPU_FRONT_COLD aclError load_aclrtHostGetDevicePointer(void* pHost, void*
     void *f = npu_front_load(82);
     if (f == NULL)
         return (aclError)npu_front_fail(82);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtHostGetDevicePointer))f)(pHost, pDevice, flag));
 }
 
@@ -2193,6 +2275,7 @@ static NPU_FRONT_COLD aclError load_aclrtHostUnregister(void* ptr) {
     void *f = npu_front_load(83);
     if (f == NULL)
         return (aclError)npu_front_fail(83);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtHostUnregister))f)(ptr));
 }
 
@@ -2208,6 +2291,7 @@ static NPU_FRONT_COLD aclError load_aclrtHostMemMapCapabilities(uint32_t deviceI
     void *f = npu_front_load(84);
     if (f == NULL)
         return (aclError)npu_front_fail(84);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtHostMemMapCapabilities))f)(deviceId, hacType, capabilities));
 }
 
@@ -2223,6 +2307,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetThreadLastTaskId(uint32_t* taskId) {
     void *f = npu_front_load(85);
     if (f == NULL)
         return (aclError)npu_front_fail(85);
+    NPU_LQ_BEFORE(1);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetThreadLastTaskId))f)(taskId));
 }
 
@@ -2238,6 +2323,7 @@ static NPU_FRONT_COLD aclError load_aclrtStreamGetId(aclrtStream stream, int32_t
     void *f = npu_front_load(86);
     if (f == NULL)
         return (aclError)npu_front_fail(86);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtStreamGetId))f)(stream, streamId));
 }
 
@@ -2253,6 +2339,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemFlush(void* devPtr, size_t size) {
     void *f = npu_front_load(87);
     if (f == NULL)
         return (aclError)npu_front_fail(87);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemFlush))f)(devPtr, size));
 }
 
@@ -2268,6 +2355,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemInvalidate(void* devPtr, size_t size
     void *f = npu_front_load(88);
     if (f == NULL)
         return (aclError)npu_front_fail(88);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemInvalidate))f)(devPtr, size));
 }
 
@@ -2283,6 +2371,7 @@ static NPU_FRONT_COLD aclError load_aclrtFree(void* devPtr) {
     void *f = npu_front_load(89);
     if (f == NULL)
         return (aclError)npu_front_fail(89);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtFree))f)(devPtr));
 }
 
@@ -2298,6 +2387,7 @@ static NPU_FRONT_COLD aclError load_aclrtMallocHost(void** hostPtr, size_t size)
     void *f = npu_front_load(90);
     if (f == NULL)
         return (aclError)npu_front_fail(90);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMallocHost))f)(hostPtr, size));
 }
 
@@ -2313,6 +2403,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemAllocManaged(void** ptr, uint64_t si
     void *f = npu_front_load(91);
     if (f == NULL)
         return (aclError)npu_front_fail(91);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemAllocManaged))f)(ptr, size, flag));
 }
 
@@ -2328,6 +2419,7 @@ static NPU_FRONT_COLD aclError load_aclrtFreeHost(void* hostPtr) {
     void *f = npu_front_load(92);
     if (f == NULL)
         return (aclError)npu_front_fail(92);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtFreeHost))f)(hostPtr));
 }
 
@@ -2343,6 +2435,7 @@ static NPU_FRONT_COLD aclError load_aclrtFreeWithDevSync(void* devPtr) {
     void *f = npu_front_load(93);
     if (f == NULL)
         return (aclError)npu_front_fail(93);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtFreeWithDevSync))f)(devPtr));
 }
 
@@ -2358,6 +2451,7 @@ static NPU_FRONT_COLD aclError load_aclrtFreeHostWithDevSync(void* hostPtr) {
     void *f = npu_front_load(94);
     if (f == NULL)
         return (aclError)npu_front_fail(94);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtFreeHostWithDevSync))f)(hostPtr));
 }
 
@@ -2373,6 +2467,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemcpy(void* dst, size_t destMax, const
     void *f = npu_front_load(95);
     if (f == NULL)
         return (aclError)npu_front_fail(95);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpy))f)(dst, destMax, src, count, kind));
 }
 
@@ -2388,6 +2483,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemset(void* devPtr, size_t maxCount, i
     void *f = npu_front_load(96);
     if (f == NULL)
         return (aclError)npu_front_fail(96);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemset))f)(devPtr, maxCount, value, count));
 }
 
@@ -2403,6 +2499,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemcpyAsync(void* dst, size_t destMax, 
     void *f = npu_front_load(97);
     if (f == NULL)
         return (aclError)npu_front_fail(97);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyAsync))f)(dst, destMax, src, count, kind, stream));
 }
 
@@ -2418,6 +2515,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemsetD32(void* ptr, size_t memSize, ui
     void *f = npu_front_load(98);
     if (f == NULL)
         return (aclError)npu_front_fail(98);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemsetD32))f)(ptr, memSize, value, N));
 }
 
@@ -2433,6 +2531,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemsetD32Async(void* ptr, size_t memSiz
     void *f = npu_front_load(99);
     if (f == NULL)
         return (aclError)npu_front_fail(99);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemsetD32Async))f)(ptr, memSize, value, N, stream));
 }
 
@@ -2448,6 +2547,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemcpyAsyncWithCondition(void* dst, siz
     void *f = npu_front_load(100);
     if (f == NULL)
         return (aclError)npu_front_fail(100);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyAsyncWithCondition))f)(dst, destMax, src, count, kind, stream));
 }
 
@@ -2463,6 +2563,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemcpy2d(void* dst, size_t dpitch, cons
     void *f = npu_front_load(101);
     if (f == NULL)
         return (aclError)npu_front_fail(101);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpy2d))f)(dst, dpitch, src, spitch, width, height, kind));
 }
 
@@ -2478,6 +2579,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemcpy2dAsync(void* dst, size_t dpitch,
     void *f = npu_front_load(102);
     if (f == NULL)
         return (aclError)npu_front_fail(102);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpy2dAsync))f)(dst, dpitch, src, spitch, width, height, kind, stream));
 }
 
@@ -2493,6 +2595,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetSymbolAddress(const void* symbol, vo
     void *f = npu_front_load(103);
     if (f == NULL)
         return (aclError)npu_front_fail(103);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetSymbolAddress))f)(symbol, devPtr));
 }
 
@@ -2508,6 +2611,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetSymbolSize(const void* symbol, size_
     void *f = npu_front_load(104);
     if (f == NULL)
         return (aclError)npu_front_fail(104);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetSymbolSize))f)(symbol, size));
 }
 
@@ -2523,6 +2627,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemcpyFromSymbol(void* dst, size_t dstM
     void *f = npu_front_load(105);
     if (f == NULL)
         return (aclError)npu_front_fail(105);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyFromSymbol))f)(dst, dstMax, symbol, count, offset, kind));
 }
 
@@ -2538,6 +2643,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemcpyFromSymbolAsync(void* dst, size_t
     void *f = npu_front_load(106);
     if (f == NULL)
         return (aclError)npu_front_fail(106);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyFromSymbolAsync))f)(dst, dstMax, symbol, count, offset, kind, stream));
 }
 
@@ -2553,6 +2659,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemcpyToSymbol(const void* symbol, cons
     void *f = npu_front_load(107);
     if (f == NULL)
         return (aclError)npu_front_fail(107);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyToSymbol))f)(symbol, src, count, offset, kind));
 }
 
@@ -2568,6 +2675,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemcpyToSymbolAsync(const void* symbol,
     void *f = npu_front_load(108);
     if (f == NULL)
         return (aclError)npu_front_fail(108);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyToSymbolAsync))f)(symbol, src, count, offset, kind, stream));
 }
 
@@ -2583,6 +2691,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemsetAsync(void* devPtr, size_t maxCou
     void *f = npu_front_load(109);
     if (f == NULL)
         return (aclError)npu_front_fail(109);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemsetAsync))f)(devPtr, maxCount, value, count, stream));
 }
 
@@ -2598,6 +2707,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemManagedAdvise(const void* const ptr,
     void *f = npu_front_load(110);
     if (f == NULL)
         return (aclError)npu_front_fail(110);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemManagedAdvise))f)(ptr, size, advise, location));
 }
 
@@ -2613,6 +2723,7 @@ static NPU_FRONT_COLD aclError load_aclrtReserveMemAddress(void** virPtr, size_t
     void *f = npu_front_load(111);
     if (f == NULL)
         return (aclError)npu_front_fail(111);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtReserveMemAddress))f)(virPtr, size, alignment, expectPtr, flags));
 }
 
@@ -2628,6 +2739,7 @@ static NPU_FRONT_COLD aclError load_aclrtReleaseMemAddress(void* virPtr) {
     void *f = npu_front_load(112);
     if (f == NULL)
         return (aclError)npu_front_fail(112);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtReleaseMemAddress))f)(virPtr));
 }
 
@@ -2643,6 +2755,7 @@ static NPU_FRONT_COLD aclError load_aclrtMallocPhysical(aclrtDrvMemHandle* handl
     void *f = npu_front_load(113);
     if (f == NULL)
         return (aclError)npu_front_fail(113);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMallocPhysical))f)(handle, size, prop, flags));
 }
 
@@ -2658,6 +2771,7 @@ static NPU_FRONT_COLD aclError load_aclrtFreePhysical(aclrtDrvMemHandle handle) 
     void *f = npu_front_load(114);
     if (f == NULL)
         return (aclError)npu_front_fail(114);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtFreePhysical))f)(handle));
 }
 
@@ -2673,6 +2787,7 @@ static NPU_FRONT_COLD aclError load_aclrtMapMem(void* virPtr, size_t size, size_
     void *f = npu_front_load(115);
     if (f == NULL)
         return (aclError)npu_front_fail(115);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMapMem))f)(virPtr, size, offset, handle, flags));
 }
 
@@ -2688,6 +2803,7 @@ static NPU_FRONT_COLD aclError load_aclrtUnmapMem(void* virPtr) {
     void *f = npu_front_load(116);
     if (f == NULL)
         return (aclError)npu_front_fail(116);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtUnmapMem))f)(virPtr));
 }
 
@@ -2703,6 +2819,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemMapNoAccess(void* virPtr, size_t siz
     void *f = npu_front_load(117);
     if (f == NULL)
         return (aclError)npu_front_fail(117);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemMapNoAccess))f)(virPtr, size, offset, handle, flags));
 }
 
@@ -2718,6 +2835,7 @@ static NPU_FRONT_COLD aclrtStreamConfigHandle* load_aclrtCreateStreamConfigHandl
     void *f = npu_front_load(118);
     if (f == NULL)
         return ((void)npu_front_fail(118), (aclrtStreamConfigHandle*)NULL);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclrtStreamConfigHandle*, ((__typeof__(&aclrtCreateStreamConfigHandle))f)());
 }
 
@@ -2733,6 +2851,7 @@ static NPU_FRONT_COLD aclError load_aclrtDestroyStreamConfigHandle(aclrtStreamCo
     void *f = npu_front_load(119);
     if (f == NULL)
         return (aclError)npu_front_fail(119);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDestroyStreamConfigHandle))f)(handle));
 }
 
@@ -2748,6 +2867,7 @@ static NPU_FRONT_COLD aclError load_aclrtSetStreamConfigOpt(aclrtStreamConfigHan
     void *f = npu_front_load(120);
     if (f == NULL)
         return (aclError)npu_front_fail(120);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetStreamConfigOpt))f)(handle, attr, attrValue, valueSize));
 }
 
@@ -2763,6 +2883,7 @@ static NPU_FRONT_COLD aclError load_aclrtCreateStream(aclrtStream* stream) {
     void *f = npu_front_load(121);
     if (f == NULL)
         return (aclError)npu_front_fail(121);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCreateStream))f)(stream));
 }
 
@@ -2778,6 +2899,7 @@ static NPU_FRONT_COLD aclError load_aclrtCreateStreamV2(aclrtStream* stream, con
     void *f = npu_front_load(122);
     if (f == NULL)
         return (aclError)npu_front_fail(122);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCreateStreamV2))f)(stream, handle));
 }
 
@@ -2793,6 +2915,7 @@ static NPU_FRONT_COLD aclError load_aclrtCreateStreamWithConfig(aclrtStream* str
     void *f = npu_front_load(123);
     if (f == NULL)
         return (aclError)npu_front_fail(123);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCreateStreamWithConfig))f)(stream, priority, flag));
 }
 
@@ -2808,6 +2931,7 @@ static NPU_FRONT_COLD aclError load_aclrtDestroyStream(aclrtStream stream) {
     void *f = npu_front_load(124);
     if (f == NULL)
         return (aclError)npu_front_fail(124);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDestroyStream))f)(stream));
 }
 
@@ -2823,6 +2947,7 @@ static NPU_FRONT_COLD aclError load_aclrtDestroyStreamForce(aclrtStream stream) 
     void *f = npu_front_load(125);
     if (f == NULL)
         return (aclError)npu_front_fail(125);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDestroyStreamForce))f)(stream));
 }
 
@@ -2841,7 +2966,8 @@ static NPU_FRONT_COLD aclError load_aclrtSynchronizeStreamWithTimeout(aclrtStrea
     void *f = npu_front_load(127);
     if (f == NULL)
         return (aclError)npu_front_fail(127);
-    NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSynchronizeStreamWithTimeout))f)(stream, timeout));
+    NPU_LQ_BEFORE(1);
+    NPU_FRONT_AFTER(((__typeof__(&aclrtSynchronizeStreamWithTimeout))f)(stream, timeout));
 }
 
 NPU_EXPORT aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
@@ -2856,6 +2982,7 @@ static NPU_FRONT_COLD aclError load_aclrtStreamQuery(aclrtStream stream, aclrtSt
     void *f = npu_front_load(128);
     if (f == NULL)
         return (aclError)npu_front_fail(128);
+    NPU_LQ_BEFORE(1);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtStreamQuery))f)(stream, status));
 }
 
@@ -2871,6 +2998,7 @@ static NPU_FRONT_COLD aclError load_aclrtStreamGetPriority(aclrtStream stream, u
     void *f = npu_front_load(129);
     if (f == NULL)
         return (aclError)npu_front_fail(129);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtStreamGetPriority))f)(stream, priority));
 }
 
@@ -2886,6 +3014,7 @@ static NPU_FRONT_COLD aclError load_aclrtStreamGetFlags(aclrtStream stream, uint
     void *f = npu_front_load(130);
     if (f == NULL)
         return (aclError)npu_front_fail(130);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtStreamGetFlags))f)(stream, flags));
 }
 
@@ -2901,6 +3030,7 @@ static NPU_FRONT_COLD aclError load_aclrtStreamWaitEvent(aclrtStream stream, acl
     void *f = npu_front_load(131);
     if (f == NULL)
         return (aclError)npu_front_fail(131);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtStreamWaitEvent))f)(stream, event));
 }
 
@@ -2916,6 +3046,7 @@ static NPU_FRONT_COLD aclError load_aclrtStreamWaitEventWithFlag(aclrtStream str
     void *f = npu_front_load(132);
     if (f == NULL)
         return (aclError)npu_front_fail(132);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtStreamWaitEventWithFlag))f)(stream, event, timeout, flag));
 }
 
@@ -2931,6 +3062,7 @@ static NPU_FRONT_COLD aclError load_aclrtStreamWaitEventWithTimeout(aclrtStream 
     void *f = npu_front_load(133);
     if (f == NULL)
         return (aclError)npu_front_fail(133);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtStreamWaitEventWithTimeout))f)(stream, event, timeout));
 }
 
@@ -2946,6 +3078,7 @@ static NPU_FRONT_COLD aclError load_aclrtSetGroup(int32_t groupId) {
     void *f = npu_front_load(134);
     if (f == NULL)
         return (aclError)npu_front_fail(134);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetGroup))f)(groupId));
 }
 
@@ -2961,6 +3094,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetGroupCount(uint32_t* count) {
     void *f = npu_front_load(135);
     if (f == NULL)
         return (aclError)npu_front_fail(135);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetGroupCount))f)(count));
 }
 
@@ -2976,6 +3110,7 @@ static NPU_FRONT_COLD aclrtGroupInfo* load_aclrtCreateGroupInfo(void) {
     void *f = npu_front_load(136);
     if (f == NULL)
         return ((void)npu_front_fail(136), (aclrtGroupInfo*)NULL);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclrtGroupInfo*, ((__typeof__(&aclrtCreateGroupInfo))f)());
 }
 
@@ -2991,6 +3126,7 @@ static NPU_FRONT_COLD aclError load_aclrtDestroyGroupInfo(aclrtGroupInfo* groupI
     void *f = npu_front_load(137);
     if (f == NULL)
         return (aclError)npu_front_fail(137);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDestroyGroupInfo))f)(groupInfo));
 }
 
@@ -3006,6 +3142,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetAllGroupInfo(aclrtGroupInfo* groupIn
     void *f = npu_front_load(138);
     if (f == NULL)
         return (aclError)npu_front_fail(138);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetAllGroupInfo))f)(groupInfo));
 }
 
@@ -3021,6 +3158,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetGroupInfoDetail(const aclrtGroupInfo
     void *f = npu_front_load(139);
     if (f == NULL)
         return (aclError)npu_front_fail(139);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetGroupInfoDetail))f)(groupInfo, groupIndex, attr, attrValue, valueLen, paramRetSize));
 }
 
@@ -3036,6 +3174,7 @@ static NPU_FRONT_COLD aclError load_aclrtDeviceCanAccessPeer(int32_t* canAccessP
     void *f = npu_front_load(140);
     if (f == NULL)
         return (aclError)npu_front_fail(140);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceCanAccessPeer))f)(canAccessPeer, deviceId, peerDeviceId));
 }
 
@@ -3051,6 +3190,7 @@ static NPU_FRONT_COLD aclError load_aclrtDeviceEnablePeerAccess(int32_t peerDevi
     void *f = npu_front_load(141);
     if (f == NULL)
         return (aclError)npu_front_fail(141);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceEnablePeerAccess))f)(peerDeviceId, flags));
 }
 
@@ -3066,6 +3206,7 @@ static NPU_FRONT_COLD aclError load_aclrtDeviceDisablePeerAccess(int32_t peerDev
     void *f = npu_front_load(142);
     if (f == NULL)
         return (aclError)npu_front_fail(142);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceDisablePeerAccess))f)(peerDeviceId));
 }
 
@@ -3081,6 +3222,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetMemInfo(aclrtMemAttr attr, size_t* f
     void *f = npu_front_load(143);
     if (f == NULL)
         return (aclError)npu_front_fail(143);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetMemInfo))f)(attr, free, total));
 }
 
@@ -3096,6 +3238,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetMemUsageInfo(int32_t deviceId, aclrt
     void *f = npu_front_load(144);
     if (f == NULL)
         return (aclError)npu_front_fail(144);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetMemUsageInfo))f)(deviceId, memUsageInfo, inputNum, outputNum));
 }
 
@@ -3111,6 +3254,7 @@ static NPU_FRONT_COLD aclError load_aclrtSetOpWaitTimeout(uint32_t timeout) {
     void *f = npu_front_load(145);
     if (f == NULL)
         return (aclError)npu_front_fail(145);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetOpWaitTimeout))f)(timeout));
 }
 
@@ -3126,6 +3270,7 @@ static NPU_FRONT_COLD aclError load_aclrtSetOpExecuteTimeOut(uint32_t timeout) {
     void *f = npu_front_load(146);
     if (f == NULL)
         return (aclError)npu_front_fail(146);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetOpExecuteTimeOut))f)(timeout));
 }
 
@@ -3141,6 +3286,7 @@ static NPU_FRONT_COLD aclError load_aclrtSetOpExecuteTimeOutWithMs(uint32_t time
     void *f = npu_front_load(147);
     if (f == NULL)
         return (aclError)npu_front_fail(147);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetOpExecuteTimeOutWithMs))f)(timeout));
 }
 
@@ -3156,6 +3302,7 @@ static NPU_FRONT_COLD aclError load_aclrtSetOpExecuteTimeOutV2(uint64_t timeout,
     void *f = npu_front_load(148);
     if (f == NULL)
         return (aclError)npu_front_fail(148);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetOpExecuteTimeOutV2))f)(timeout, actualTimeout));
 }
 
@@ -3171,6 +3318,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetOpTimeOutInterval(uint64_t* interval
     void *f = npu_front_load(149);
     if (f == NULL)
         return (aclError)npu_front_fail(149);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetOpTimeOutInterval))f)(interval));
 }
 
@@ -3186,6 +3334,7 @@ static NPU_FRONT_COLD aclError load_aclrtSetStreamOverflowSwitch(aclrtStream str
     void *f = npu_front_load(150);
     if (f == NULL)
         return (aclError)npu_front_fail(150);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetStreamOverflowSwitch))f)(stream, flag));
 }
 
@@ -3201,6 +3350,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetStreamOverflowSwitch(aclrtStream str
     void *f = npu_front_load(151);
     if (f == NULL)
         return (aclError)npu_front_fail(151);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetStreamOverflowSwitch))f)(stream, flag));
 }
 
@@ -3216,6 +3366,7 @@ static NPU_FRONT_COLD aclError load_aclrtSetDeviceSatMode(aclrtFloatOverflowMode
     void *f = npu_front_load(152);
     if (f == NULL)
         return (aclError)npu_front_fail(152);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetDeviceSatMode))f)(mode));
 }
 
@@ -3231,6 +3382,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetDeviceSatMode(aclrtFloatOverflowMode
     void *f = npu_front_load(153);
     if (f == NULL)
         return (aclError)npu_front_fail(153);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetDeviceSatMode))f)(mode));
 }
 
@@ -3246,6 +3398,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetOverflowStatus(void* outputAddr, siz
     void *f = npu_front_load(154);
     if (f == NULL)
         return (aclError)npu_front_fail(154);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetOverflowStatus))f)(outputAddr, outputSize, stream));
 }
 
@@ -3261,6 +3414,7 @@ static NPU_FRONT_COLD aclError load_aclrtResetOverflowStatus(aclrtStream stream)
     void *f = npu_front_load(155);
     if (f == NULL)
         return (aclError)npu_front_fail(155);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtResetOverflowStatus))f)(stream));
 }
 
@@ -3276,6 +3430,7 @@ static NPU_FRONT_COLD aclError load_aclrtSubscribeHostFunc(uint64_t hostFuncThre
     void *f = npu_front_load(156);
     if (f == NULL)
         return (aclError)npu_front_fail(156);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSubscribeHostFunc))f)(hostFuncThreadId, exeStream));
 }
 
@@ -3291,6 +3446,7 @@ static NPU_FRONT_COLD aclError load_aclrtProcessHostFunc(int32_t timeout) {
     void *f = npu_front_load(157);
     if (f == NULL)
         return (aclError)npu_front_fail(157);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtProcessHostFunc))f)(timeout));
 }
 
@@ -3306,6 +3462,7 @@ static NPU_FRONT_COLD aclError load_aclrtUnSubscribeHostFunc(uint64_t hostFuncTh
     void *f = npu_front_load(158);
     if (f == NULL)
         return (aclError)npu_front_fail(158);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtUnSubscribeHostFunc))f)(hostFuncThreadId, exeStream));
 }
 
@@ -3321,6 +3478,7 @@ static NPU_FRONT_COLD aclError load_aclrtQueryDeviceStatus(int32_t deviceId, acl
     void *f = npu_front_load(159);
     if (f == NULL)
         return (aclError)npu_front_fail(159);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtQueryDeviceStatus))f)(deviceId, deviceStatus));
 }
 
@@ -3336,6 +3494,7 @@ static NPU_FRONT_COLD aclrtBinary load_aclrtCreateBinary(const void* data, size_
     void *f = npu_front_load(160);
     if (f == NULL)
         return ((void)npu_front_fail(160), (aclrtBinary)NULL);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclrtBinary, ((__typeof__(&aclrtCreateBinary))f)(data, dataLen));
 }
 
@@ -3351,6 +3510,7 @@ static NPU_FRONT_COLD aclError load_aclrtDestroyBinary(aclrtBinary binary) {
     void *f = npu_front_load(161);
     if (f == NULL)
         return (aclError)npu_front_fail(161);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDestroyBinary))f)(binary));
 }
 
@@ -3366,6 +3526,7 @@ static NPU_FRONT_COLD aclError load_aclrtBinaryLoad(const aclrtBinary binary, ac
     void *f = npu_front_load(162);
     if (f == NULL)
         return (aclError)npu_front_fail(162);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtBinaryLoad))f)(binary, binHandle));
 }
 
@@ -3381,6 +3542,7 @@ static NPU_FRONT_COLD aclError load_aclrtBinaryUnLoad(aclrtBinHandle binHandle) 
     void *f = npu_front_load(163);
     if (f == NULL)
         return (aclError)npu_front_fail(163);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtBinaryUnLoad))f)(binHandle));
 }
 
@@ -3396,6 +3558,7 @@ static NPU_FRONT_COLD aclError load_aclrtBinaryGetFunction(const aclrtBinHandle 
     void *f = npu_front_load(164);
     if (f == NULL)
         return (aclError)npu_front_fail(164);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtBinaryGetFunction))f)(binHandle, kernelName, funcHandle));
 }
 
@@ -3414,6 +3577,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemExportToShareableHandle(aclrtDrvMemH
     void *f = npu_front_load(166);
     if (f == NULL)
         return (aclError)npu_front_fail(166);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemExportToShareableHandle))f)(handle, handleType, flags, shareableHandle));
 }
 
@@ -3429,6 +3593,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemExportToShareableHandleV2(aclrtDrvMe
     void *f = npu_front_load(167);
     if (f == NULL)
         return (aclError)npu_front_fail(167);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemExportToShareableHandleV2))f)(handle, flags, shareType, shareableHandle));
 }
 
@@ -3444,6 +3609,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemImportFromShareableHandle(uint64_t s
     void *f = npu_front_load(168);
     if (f == NULL)
         return (aclError)npu_front_fail(168);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemImportFromShareableHandle))f)(shareableHandle, deviceId, handle));
 }
 
@@ -3459,6 +3625,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemImportFromShareableHandleV2(void* sh
     void *f = npu_front_load(169);
     if (f == NULL)
         return (aclError)npu_front_fail(169);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemImportFromShareableHandleV2))f)(shareableHandle, shareType, flags, handle));
 }
 
@@ -3474,6 +3641,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemSetPidToShareableHandle(uint64_t sha
     void *f = npu_front_load(170);
     if (f == NULL)
         return (aclError)npu_front_fail(170);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemSetPidToShareableHandle))f)(shareableHandle, pid, pidNum));
 }
 
@@ -3489,6 +3657,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemSetPidToShareableHandleV2(void* shar
     void *f = npu_front_load(171);
     if (f == NULL)
         return (aclError)npu_front_fail(171);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemSetPidToShareableHandleV2))f)(shareableHandle, shareType, pid, pidNum));
 }
 
@@ -3504,6 +3673,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemGetAllocationGranularity(aclrtPhysic
     void *f = npu_front_load(172);
     if (f == NULL)
         return (aclError)npu_front_fail(172);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemGetAllocationGranularity))f)(prop, option, granularity));
 }
 
@@ -3519,6 +3689,7 @@ static NPU_FRONT_COLD aclError load_aclrtDeviceGetBareTgid(int32_t* pid) {
     void *f = npu_front_load(173);
     if (f == NULL)
         return (aclError)npu_front_fail(173);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceGetBareTgid))f)(pid));
 }
 
@@ -3534,6 +3705,7 @@ static NPU_FRONT_COLD aclError load_aclrtCmoAsync(void* src, size_t size, aclrtC
     void *f = npu_front_load(174);
     if (f == NULL)
         return (aclError)npu_front_fail(174);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCmoAsync))f)(src, size, cmoType, stream));
 }
 
@@ -3549,6 +3721,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetMemUceInfo(int32_t deviceId, aclrtMe
     void *f = npu_front_load(175);
     if (f == NULL)
         return (aclError)npu_front_fail(175);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetMemUceInfo))f)(deviceId, memUceInfoArray, arraySize, retSize));
 }
 
@@ -3564,6 +3737,7 @@ static NPU_FRONT_COLD aclError load_aclrtDeviceTaskAbort(int32_t deviceId, uint3
     void *f = npu_front_load(176);
     if (f == NULL)
         return (aclError)npu_front_fail(176);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceTaskAbort))f)(deviceId, timeout));
 }
 
@@ -3579,6 +3753,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemUceRepair(int32_t deviceId, aclrtMem
     void *f = npu_front_load(177);
     if (f == NULL)
         return (aclError)npu_front_fail(177);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemUceRepair))f)(deviceId, memUceInfoArray, arraySize));
 }
 
@@ -3594,6 +3769,7 @@ static NPU_FRONT_COLD aclError load_aclrtStreamAbort(aclrtStream stream) {
     void *f = npu_front_load(178);
     if (f == NULL)
         return (aclError)npu_front_fail(178);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtStreamAbort))f)(stream));
 }
 
@@ -3609,6 +3785,7 @@ static NPU_FRONT_COLD aclError load_aclrtBinaryLoadFromFile(const char* binPath,
     void *f = npu_front_load(179);
     if (f == NULL)
         return (aclError)npu_front_fail(179);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtBinaryLoadFromFile))f)(binPath, options, binHandle));
 }
 
@@ -3624,6 +3801,7 @@ static NPU_FRONT_COLD aclError load_aclrtBinaryGetDevAddress(const aclrtBinHandl
     void *f = npu_front_load(180);
     if (f == NULL)
         return (aclError)npu_front_fail(180);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtBinaryGetDevAddress))f)(binHandle, binAddr, binSize));
 }
 
@@ -3639,6 +3817,7 @@ static NPU_FRONT_COLD aclError load_aclrtBinaryGetFunctionByEntry(aclrtBinHandle
     void *f = npu_front_load(181);
     if (f == NULL)
         return (aclError)npu_front_fail(181);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtBinaryGetFunctionByEntry))f)(binHandle, funcEntry, funcHandle));
 }
 
@@ -3654,6 +3833,7 @@ static NPU_FRONT_COLD aclError load_aclrtBinaryGetGlobal(aclrtBinHandle binHandl
     void *f = npu_front_load(182);
     if (f == NULL)
         return (aclError)npu_front_fail(182);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtBinaryGetGlobal))f)(binHandle, name, dptr, size));
 }
 
@@ -3669,6 +3849,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetFuncBySymbol(const void* symbol, acl
     void *f = npu_front_load(183);
     if (f == NULL)
         return (aclError)npu_front_fail(183);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetFuncBySymbol))f)(symbol, funcHandle));
 }
 
@@ -3684,6 +3865,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetFunctionAddr(aclrtFuncHandle funcHan
     void *f = npu_front_load(184);
     if (f == NULL)
         return (aclError)npu_front_fail(184);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetFunctionAddr))f)(funcHandle, aicAddr, aivAddr));
 }
 
@@ -3699,6 +3881,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetFunctionSize(aclrtFuncHandle funcHan
     void *f = npu_front_load(185);
     if (f == NULL)
         return (aclError)npu_front_fail(185);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetFunctionSize))f)(funcHandle, aicSize, aivSize));
 }
 
@@ -3714,6 +3897,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetMemcpyDescSize(aclrtMemcpyKind kind,
     void *f = npu_front_load(186);
     if (f == NULL)
         return (aclError)npu_front_fail(186);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetMemcpyDescSize))f)(kind, descSize));
 }
 
@@ -3729,6 +3913,7 @@ static NPU_FRONT_COLD aclError load_aclrtSetMemcpyDesc(void* desc, aclrtMemcpyKi
     void *f = npu_front_load(187);
     if (f == NULL)
         return (aclError)npu_front_fail(187);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetMemcpyDesc))f)(desc, kind, srcAddr, dstAddr, count, config));
 }
 
@@ -3744,6 +3929,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemcpyAsyncWithOffset(void** dst, size_
     void *f = npu_front_load(188);
     if (f == NULL)
         return (aclError)npu_front_fail(188);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyAsyncWithOffset))f)(dst, destMax, dstDataOffset, src, count, srcDataOffset, kind, stream));
 }
 
@@ -3759,6 +3945,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemcpyAsyncWithDesc(void* desc, aclrtMe
     void *f = npu_front_load(189);
     if (f == NULL)
         return (aclError)npu_front_fail(189);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyAsyncWithDesc))f)(desc, kind, stream));
 }
 
@@ -3774,6 +3961,7 @@ static NPU_FRONT_COLD aclError load_aclrtKernelArgsGetHandleMemSize(aclrtFuncHan
     void *f = npu_front_load(190);
     if (f == NULL)
         return (aclError)npu_front_fail(190);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtKernelArgsGetHandleMemSize))f)(funcHandle, memSize));
 }
 
@@ -3789,6 +3977,7 @@ static NPU_FRONT_COLD aclError load_aclrtKernelArgsGetMemSize(aclrtFuncHandle fu
     void *f = npu_front_load(191);
     if (f == NULL)
         return (aclError)npu_front_fail(191);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtKernelArgsGetMemSize))f)(funcHandle, userArgsSize, actualArgsSize));
 }
 
@@ -3804,6 +3993,7 @@ static NPU_FRONT_COLD aclError load_aclrtKernelArgsInit(aclrtFuncHandle funcHand
     void *f = npu_front_load(192);
     if (f == NULL)
         return (aclError)npu_front_fail(192);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtKernelArgsInit))f)(funcHandle, argsHandle));
 }
 
@@ -3819,6 +4009,7 @@ static NPU_FRONT_COLD aclError load_aclrtKernelArgsInitByUserMem(aclrtFuncHandle
     void *f = npu_front_load(193);
     if (f == NULL)
         return (aclError)npu_front_fail(193);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtKernelArgsInitByUserMem))f)(funcHandle, argsHandle, userHostMem, actualArgsSize));
 }
 
@@ -3834,6 +4025,7 @@ static NPU_FRONT_COLD aclError load_aclrtKernelArgsAppend(aclrtArgsHandle argsHa
     void *f = npu_front_load(194);
     if (f == NULL)
         return (aclError)npu_front_fail(194);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtKernelArgsAppend))f)(argsHandle, param, paramSize, paramHandle));
 }
 
@@ -3849,6 +4041,7 @@ static NPU_FRONT_COLD aclError load_aclrtKernelArgsAppendPlaceHolder(aclrtArgsHa
     void *f = npu_front_load(195);
     if (f == NULL)
         return (aclError)npu_front_fail(195);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtKernelArgsAppendPlaceHolder))f)(argsHandle, paramHandle));
 }
 
@@ -3864,6 +4057,7 @@ static NPU_FRONT_COLD aclError load_aclrtKernelArgsGetPlaceHolderBuffer(aclrtArg
     void *f = npu_front_load(196);
     if (f == NULL)
         return (aclError)npu_front_fail(196);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtKernelArgsGetPlaceHolderBuffer))f)(argsHandle, paramHandle, dataSize, bufferAddr));
 }
 
@@ -3879,6 +4073,7 @@ static NPU_FRONT_COLD aclError load_aclrtKernelArgsParaUpdate(aclrtArgsHandle ar
     void *f = npu_front_load(197);
     if (f == NULL)
         return (aclError)npu_front_fail(197);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtKernelArgsParaUpdate))f)(argsHandle, paramHandle, param, paramSize));
 }
 
@@ -3897,6 +4092,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRITaskGetParams(aclmdlRITask task, acl
     void *f = npu_front_load(199);
     if (f == NULL)
         return (aclError)npu_front_fail(199);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRITaskGetParams))f)(task, params));
 }
 
@@ -3912,6 +4108,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRITaskSetParams(aclmdlRITask task, acl
     void *f = npu_front_load(200);
     if (f == NULL)
         return (aclError)npu_front_fail(200);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRITaskSetParams))f)(task, params));
 }
 
@@ -3927,6 +4124,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRIKernelTaskGetAttribute(aclmdlRITask 
     void *f = npu_front_load(201);
     if (f == NULL)
         return (aclError)npu_front_fail(201);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIKernelTaskGetAttribute))f)(task, attrId, attrValue));
 }
 
@@ -3942,6 +4140,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRIUpdate(aclmdlRI modelRI) {
     void *f = npu_front_load(202);
     if (f == NULL)
         return (aclError)npu_front_fail(202);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIUpdate))f)(modelRI));
 }
 
@@ -3957,6 +4156,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRITaskDisable(aclmdlRITask task) {
     void *f = npu_front_load(203);
     if (f == NULL)
         return (aclError)npu_front_fail(203);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRITaskDisable))f)(task));
 }
 
@@ -3972,6 +4172,7 @@ static NPU_FRONT_COLD aclError load_aclrtKernelArgsFinalize(aclrtArgsHandle args
     void *f = npu_front_load(204);
     if (f == NULL)
         return (aclError)npu_front_fail(204);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtKernelArgsFinalize))f)(argsHandle));
 }
 
@@ -3987,6 +4188,7 @@ static NPU_FRONT_COLD aclError load_aclrtValueWrite(void* devAddr, uint64_t valu
     void *f = npu_front_load(205);
     if (f == NULL)
         return (aclError)npu_front_fail(205);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtValueWrite))f)(devAddr, value, flag, stream));
 }
 
@@ -4002,6 +4204,7 @@ static NPU_FRONT_COLD aclError load_aclrtValueWait(void* devAddr, uint64_t value
     void *f = npu_front_load(206);
     if (f == NULL)
         return (aclError)npu_front_fail(206);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtValueWait))f)(devAddr, value, flag, stream));
 }
 
@@ -4017,6 +4220,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetStreamAvailableNum(uint32_t* streamC
     void *f = npu_front_load(207);
     if (f == NULL)
         return (aclError)npu_front_fail(207);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetStreamAvailableNum))f)(streamCount));
 }
 
@@ -4032,6 +4236,7 @@ static NPU_FRONT_COLD aclError load_aclrtSetStreamAttribute(aclrtStream stream, 
     void *f = npu_front_load(208);
     if (f == NULL)
         return (aclError)npu_front_fail(208);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetStreamAttribute))f)(stream, stmAttrType, value));
 }
 
@@ -4047,6 +4252,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetStreamAttribute(aclrtStream stream, 
     void *f = npu_front_load(209);
     if (f == NULL)
         return (aclError)npu_front_fail(209);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetStreamAttribute))f)(stream, stmAttrType, value));
 }
 
@@ -4062,6 +4268,7 @@ static NPU_FRONT_COLD aclError load_aclrtCreateNotify(aclrtNotify* notify, uint6
     void *f = npu_front_load(210);
     if (f == NULL)
         return (aclError)npu_front_fail(210);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCreateNotify))f)(notify, flag));
 }
 
@@ -4077,6 +4284,7 @@ static NPU_FRONT_COLD aclError load_aclrtDestroyNotify(aclrtNotify notify) {
     void *f = npu_front_load(211);
     if (f == NULL)
         return (aclError)npu_front_fail(211);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDestroyNotify))f)(notify));
 }
 
@@ -4092,6 +4300,7 @@ static NPU_FRONT_COLD aclError load_aclrtCntNotifyCreate(aclrtCntNotify* cntNoti
     void *f = npu_front_load(212);
     if (f == NULL)
         return (aclError)npu_front_fail(212);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCntNotifyCreate))f)(cntNotify, flag));
 }
 
@@ -4107,6 +4316,7 @@ static NPU_FRONT_COLD aclError load_aclrtCntNotifyDestroy(aclrtCntNotify cntNoti
     void *f = npu_front_load(213);
     if (f == NULL)
         return (aclError)npu_front_fail(213);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCntNotifyDestroy))f)(cntNotify));
 }
 
@@ -4122,6 +4332,7 @@ static NPU_FRONT_COLD aclError load_aclrtRecordNotify(aclrtNotify notify, aclrtS
     void *f = npu_front_load(214);
     if (f == NULL)
         return (aclError)npu_front_fail(214);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtRecordNotify))f)(notify, stream));
 }
 
@@ -4137,6 +4348,7 @@ static NPU_FRONT_COLD aclError load_aclrtWaitAndResetNotify(aclrtNotify notify, 
     void *f = npu_front_load(215);
     if (f == NULL)
         return (aclError)npu_front_fail(215);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtWaitAndResetNotify))f)(notify, stream, timeout));
 }
 
@@ -4152,6 +4364,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetNotifyId(aclrtNotify notify, uint32_
     void *f = npu_front_load(216);
     if (f == NULL)
         return (aclError)npu_front_fail(216);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetNotifyId))f)(notify, notifyId));
 }
 
@@ -4167,6 +4380,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetEventId(aclrtEvent event, uint32_t* 
     void *f = npu_front_load(217);
     if (f == NULL)
         return (aclError)npu_front_fail(217);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetEventId))f)(event, eventId));
 }
 
@@ -4182,6 +4396,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetEventAvailNum(uint32_t* eventCount) 
     void *f = npu_front_load(218);
     if (f == NULL)
         return (aclError)npu_front_fail(218);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetEventAvailNum))f)(eventCount));
 }
 
@@ -4197,6 +4412,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetDeviceInfo(uint32_t deviceId, aclrtD
     void *f = npu_front_load(219);
     if (f == NULL)
         return (aclError)npu_front_fail(219);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetDeviceInfo))f)(deviceId, attr, value));
 }
 
@@ -4212,6 +4428,7 @@ static NPU_FRONT_COLD aclError load_aclrtDeviceGetStreamPriorityRange(int32_t* l
     void *f = npu_front_load(220);
     if (f == NULL)
         return (aclError)npu_front_fail(220);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceGetStreamPriorityRange))f)(leastPriority, greatestPriority));
 }
 
@@ -4227,6 +4444,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetDeviceCapability(int32_t deviceId, a
     void *f = npu_front_load(221);
     if (f == NULL)
         return (aclError)npu_front_fail(221);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetDeviceCapability))f)(deviceId, devFeatureType, value));
 }
 
@@ -4242,6 +4460,7 @@ static NPU_FRONT_COLD aclError load_aclrtDeviceGetUuid(int32_t deviceId, aclrtUu
     void *f = npu_front_load(222);
     if (f == NULL)
         return (aclError)npu_front_fail(222);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceGetUuid))f)(deviceId, uuid));
 }
 
@@ -4257,6 +4476,7 @@ static NPU_FRONT_COLD aclError load_aclrtDeviceSetLimit(aclrtDeviceLimit limit, 
     void *f = npu_front_load(223);
     if (f == NULL)
         return (aclError)npu_front_fail(223);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceSetLimit))f)(limit, value));
 }
 
@@ -4272,6 +4492,7 @@ static NPU_FRONT_COLD aclError load_aclrtDeviceGetLimit(aclrtDeviceLimit limit, 
     void *f = npu_front_load(224);
     if (f == NULL)
         return (aclError)npu_front_fail(224);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceGetLimit))f)(limit, value));
 }
 
@@ -4287,6 +4508,7 @@ static NPU_FRONT_COLD aclError load_aclrtDeviceGetPCIBusId(int32_t deviceId, cha
     void *f = npu_front_load(225);
     if (f == NULL)
         return (aclError)npu_front_fail(225);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceGetPCIBusId))f)(deviceId, pciBusId, len));
 }
 
@@ -4302,6 +4524,7 @@ static NPU_FRONT_COLD aclError load_aclrtDeviceGetByPCIBusId(const char *pciBusI
     void *f = npu_front_load(226);
     if (f == NULL)
         return (aclError)npu_front_fail(226);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceGetByPCIBusId))f)(pciBusId, deviceId));
 }
 
@@ -4317,6 +4540,7 @@ static NPU_FRONT_COLD aclError load_aclrtDeviceGetHostAtomicCapabilities(uint32_
     void *f = npu_front_load(227);
     if (f == NULL)
         return (aclError)npu_front_fail(227);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceGetHostAtomicCapabilities))f)(capabilities, operations, count, deviceId));
 }
 
@@ -4332,6 +4556,7 @@ static NPU_FRONT_COLD aclError load_aclrtDeviceGetP2PAtomicCapabilities(uint32_t
     void *f = npu_front_load(228);
     if (f == NULL)
         return (aclError)npu_front_fail(228);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceGetP2PAtomicCapabilities))f)(capabilities, operations, count, srcDeviceId, dstDeviceId));
 }
 
@@ -4347,6 +4572,7 @@ static NPU_FRONT_COLD aclError load_aclrtCtxGetCurrentDefaultStream(aclrtStream*
     void *f = npu_front_load(229);
     if (f == NULL)
         return (aclError)npu_front_fail(229);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCtxGetCurrentDefaultStream))f)(stream));
 }
 
@@ -4362,6 +4588,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetPrimaryCtxState(int32_t deviceId, ui
     void *f = npu_front_load(230);
     if (f == NULL)
         return (aclError)npu_front_fail(230);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetPrimaryCtxState))f)(deviceId, flags, active));
 }
 
@@ -4377,6 +4604,7 @@ static NPU_FRONT_COLD aclError load_aclrtReduceAsync(void* dst, const void* src,
     void *f = npu_front_load(231);
     if (f == NULL)
         return (aclError)npu_front_fail(231);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtReduceAsync))f)(dst, src, count, kind, type, stream, reserve));
 }
 
@@ -4392,6 +4620,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetDeviceResLimit(int32_t deviceId, acl
     void *f = npu_front_load(232);
     if (f == NULL)
         return (aclError)npu_front_fail(232);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetDeviceResLimit))f)(deviceId, type, value));
 }
 
@@ -4407,6 +4636,7 @@ static NPU_FRONT_COLD aclError load_aclrtSetDeviceResLimit(int32_t deviceId, acl
     void *f = npu_front_load(233);
     if (f == NULL)
         return (aclError)npu_front_fail(233);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetDeviceResLimit))f)(deviceId, type, value));
 }
 
@@ -4422,6 +4652,7 @@ static NPU_FRONT_COLD aclError load_aclrtResetDeviceResLimit(int32_t deviceId) {
     void *f = npu_front_load(234);
     if (f == NULL)
         return (aclError)npu_front_fail(234);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtResetDeviceResLimit))f)(deviceId));
 }
 
@@ -4437,6 +4668,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetStreamResLimit(aclrtStream stream, a
     void *f = npu_front_load(235);
     if (f == NULL)
         return (aclError)npu_front_fail(235);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetStreamResLimit))f)(stream, type, value));
 }
 
@@ -4452,6 +4684,7 @@ static NPU_FRONT_COLD aclError load_aclrtSetStreamResLimit(aclrtStream stream, a
     void *f = npu_front_load(236);
     if (f == NULL)
         return (aclError)npu_front_fail(236);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetStreamResLimit))f)(stream, type, value));
 }
 
@@ -4467,6 +4700,7 @@ static NPU_FRONT_COLD aclError load_aclrtResetStreamResLimit(aclrtStream stream)
     void *f = npu_front_load(237);
     if (f == NULL)
         return (aclError)npu_front_fail(237);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtResetStreamResLimit))f)(stream));
 }
 
@@ -4482,6 +4716,7 @@ static NPU_FRONT_COLD aclError load_aclrtUseStreamResInCurrentThread(aclrtStream
     void *f = npu_front_load(238);
     if (f == NULL)
         return (aclError)npu_front_fail(238);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtUseStreamResInCurrentThread))f)(stream));
 }
 
@@ -4497,6 +4732,7 @@ static NPU_FRONT_COLD aclError load_aclrtUnuseStreamResInCurrentThread(aclrtStre
     void *f = npu_front_load(239);
     if (f == NULL)
         return (aclError)npu_front_fail(239);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtUnuseStreamResInCurrentThread))f)(stream));
 }
 
@@ -4512,6 +4748,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetResInCurrentThread(aclrtDevResLimitT
     void *f = npu_front_load(240);
     if (f == NULL)
         return (aclError)npu_front_fail(240);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetResInCurrentThread))f)(type, value));
 }
 
@@ -4527,6 +4764,7 @@ static NPU_FRONT_COLD aclError load_aclrtCreateLabel(aclrtLabel* label) {
     void *f = npu_front_load(241);
     if (f == NULL)
         return (aclError)npu_front_fail(241);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCreateLabel))f)(label));
 }
 
@@ -4542,6 +4780,7 @@ static NPU_FRONT_COLD aclError load_aclrtSetLabel(aclrtLabel label, aclrtStream 
     void *f = npu_front_load(242);
     if (f == NULL)
         return (aclError)npu_front_fail(242);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetLabel))f)(label, stream));
 }
 
@@ -4557,6 +4796,7 @@ static NPU_FRONT_COLD aclError load_aclrtDestroyLabel(aclrtLabel label) {
     void *f = npu_front_load(243);
     if (f == NULL)
         return (aclError)npu_front_fail(243);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDestroyLabel))f)(label));
 }
 
@@ -4572,6 +4812,7 @@ static NPU_FRONT_COLD aclError load_aclrtCreateLabelList(aclrtLabel* labels, siz
     void *f = npu_front_load(244);
     if (f == NULL)
         return (aclError)npu_front_fail(244);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCreateLabelList))f)(labels, num, labelList));
 }
 
@@ -4587,6 +4828,7 @@ static NPU_FRONT_COLD aclError load_aclrtDestroyLabelList(aclrtLabelList labelLi
     void *f = npu_front_load(245);
     if (f == NULL)
         return (aclError)npu_front_fail(245);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDestroyLabelList))f)(labelList));
 }
 
@@ -4602,6 +4844,7 @@ static NPU_FRONT_COLD aclError load_aclrtSwitchLabelByIndex(void* ptr, uint32_t 
     void *f = npu_front_load(246);
     if (f == NULL)
         return (aclError)npu_front_fail(246);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSwitchLabelByIndex))f)(ptr, maxValue, labelList, stream));
 }
 
@@ -4617,6 +4860,7 @@ static NPU_FRONT_COLD aclError load_aclrtActiveStream(aclrtStream activeStream, 
     void *f = npu_front_load(247);
     if (f == NULL)
         return (aclError)npu_front_fail(247);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtActiveStream))f)(activeStream, stream));
 }
 
@@ -4632,6 +4876,7 @@ static NPU_FRONT_COLD aclError load_aclrtSwitchStream(void* leftValue, aclrtCond
     void *f = npu_front_load(248);
     if (f == NULL)
         return (aclError)npu_front_fail(248);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSwitchStream))f)(leftValue, cond, rightValue, dataType, trueStream, falseStream, stream));
 }
 
@@ -4647,6 +4892,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetFunctionName(aclrtFuncHandle funcHan
     void *f = npu_front_load(249);
     if (f == NULL)
         return (aclError)npu_front_fail(249);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetFunctionName))f)(funcHandle, maxLen, name));
 }
 
@@ -4662,6 +4908,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetBufFromChain(aclrtMbuf headBuf, uint
     void *f = npu_front_load(250);
     if (f == NULL)
         return (aclError)npu_front_fail(250);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetBufFromChain))f)(headBuf, index, buf));
 }
 
@@ -4677,6 +4924,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetBufChainNum(aclrtMbuf headBuf, uint3
     void *f = npu_front_load(251);
     if (f == NULL)
         return (aclError)npu_front_fail(251);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetBufChainNum))f)(headBuf, num));
 }
 
@@ -4692,6 +4940,7 @@ static NPU_FRONT_COLD aclError load_aclrtAppendBufChain(aclrtMbuf headBuf, aclrt
     void *f = npu_front_load(252);
     if (f == NULL)
         return (aclError)npu_front_fail(252);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtAppendBufChain))f)(headBuf, buf));
 }
 
@@ -4707,6 +4956,7 @@ static NPU_FRONT_COLD aclError load_aclrtCopyBufRef(const aclrtMbuf buf, aclrtMb
     void *f = npu_front_load(253);
     if (f == NULL)
         return (aclError)npu_front_fail(253);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCopyBufRef))f)(buf, newBuf));
 }
 
@@ -4722,6 +4972,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetBufUserData(const aclrtMbuf buf, voi
     void *f = npu_front_load(254);
     if (f == NULL)
         return (aclError)npu_front_fail(254);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetBufUserData))f)(buf, dataPtr, size, offset));
 }
 
@@ -4737,6 +4988,7 @@ static NPU_FRONT_COLD aclError load_aclrtSetBufUserData(aclrtMbuf buf, const voi
     void *f = npu_front_load(255);
     if (f == NULL)
         return (aclError)npu_front_fail(255);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetBufUserData))f)(buf, dataPtr, size, offset));
 }
 
@@ -4752,6 +5004,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetBufData(const aclrtMbuf buf, void** 
     void *f = npu_front_load(256);
     if (f == NULL)
         return (aclError)npu_front_fail(256);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetBufData))f)(buf, dataPtr, size));
 }
 
@@ -4767,6 +5020,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetBufDataLen(aclrtMbuf buf, size_t* le
     void *f = npu_front_load(257);
     if (f == NULL)
         return (aclError)npu_front_fail(257);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetBufDataLen))f)(buf, len));
 }
 
@@ -4782,6 +5036,7 @@ static NPU_FRONT_COLD aclError load_aclrtSetBufDataLen(aclrtMbuf buf, size_t len
     void *f = npu_front_load(258);
     if (f == NULL)
         return (aclError)npu_front_fail(258);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetBufDataLen))f)(buf, len));
 }
 
@@ -4797,6 +5052,7 @@ static NPU_FRONT_COLD aclError load_aclrtFreeBuf(aclrtMbuf buf) {
     void *f = npu_front_load(259);
     if (f == NULL)
         return (aclError)npu_front_fail(259);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtFreeBuf))f)(buf));
 }
 
@@ -4812,6 +5068,7 @@ static NPU_FRONT_COLD aclError load_aclrtAllocBuf(aclrtMbuf* buf, size_t size) {
     void *f = npu_front_load(260);
     if (f == NULL)
         return (aclError)npu_front_fail(260);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtAllocBuf))f)(buf, size));
 }
 
@@ -4827,6 +5084,7 @@ static NPU_FRONT_COLD aclError load_aclrtBinaryLoadFromData(const void* data, si
     void *f = npu_front_load(261);
     if (f == NULL)
         return (aclError)npu_front_fail(261);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtBinaryLoadFromData))f)(data, length, options, binHandle));
 }
 
@@ -4842,6 +5100,7 @@ static NPU_FRONT_COLD aclError load_aclrtRegisterCpuFunc(const aclrtBinHandle ha
     void *f = npu_front_load(262);
     if (f == NULL)
         return (aclError)npu_front_fail(262);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtRegisterCpuFunc))f)(handle, funcName, kernelName, funcHandle));
 }
 
@@ -4857,6 +5116,7 @@ static NPU_FRONT_COLD aclError load_aclrtCmoAsyncWithBarrier(void* src, size_t s
     void *f = npu_front_load(263);
     if (f == NULL)
         return (aclError)npu_front_fail(263);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCmoAsyncWithBarrier))f)(src, size, cmoType, barrierId, stream));
 }
 
@@ -4872,6 +5132,7 @@ static NPU_FRONT_COLD aclError load_aclrtCmoWaitBarrier(aclrtBarrierTaskInfo* ta
     void *f = npu_front_load(264);
     if (f == NULL)
         return (aclError)npu_front_fail(264);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCmoWaitBarrier))f)(taskInfo, stream, flag));
 }
 
@@ -4887,6 +5148,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetDevicesTopo(uint32_t deviceId, uint3
     void *f = npu_front_load(265);
     if (f == NULL)
         return (aclError)npu_front_fail(265);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetDevicesTopo))f)(deviceId, otherDeviceId, value));
 }
 
@@ -4902,6 +5164,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemcpyBatch(void** dsts, size_t* destMa
     void *f = npu_front_load(266);
     if (f == NULL)
         return (aclError)npu_front_fail(266);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyBatch))f)(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex));
 }
 
@@ -4917,6 +5180,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemcpyBatchV2(void** dsts, size_t* dest
     void *f = npu_front_load(267);
     if (f == NULL)
         return (aclError)npu_front_fail(267);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyBatchV2))f)(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs));
 }
 
@@ -4932,6 +5196,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemcpyBatchAsync(void** dsts, size_t* d
     void *f = npu_front_load(268);
     if (f == NULL)
         return (aclError)npu_front_fail(268);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyBatchAsync))f)(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex, stream));
 }
 
@@ -4947,6 +5212,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemcpyBatchAsyncV2(void** dsts, size_t*
     void *f = npu_front_load(269);
     if (f == NULL)
         return (aclError)npu_front_fail(269);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemcpyBatchAsyncV2))f)(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, stream));
 }
 
@@ -4962,6 +5228,7 @@ static NPU_FRONT_COLD aclError load_aclrtIpcMemGetExportKey(void* devPtr, size_t
     void *f = npu_front_load(270);
     if (f == NULL)
         return (aclError)npu_front_fail(270);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtIpcMemGetExportKey))f)(devPtr, size, key, len, flags));
 }
 
@@ -4977,6 +5244,7 @@ static NPU_FRONT_COLD aclError load_aclrtIpcMemClose(const char* key) {
     void *f = npu_front_load(271);
     if (f == NULL)
         return (aclError)npu_front_fail(271);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtIpcMemClose))f)(key));
 }
 
@@ -4992,6 +5260,7 @@ static NPU_FRONT_COLD aclError load_aclrtIpcMemImportByKey(void** devPtr, const 
     void *f = npu_front_load(272);
     if (f == NULL)
         return (aclError)npu_front_fail(272);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtIpcMemImportByKey))f)(devPtr, key, flags));
 }
 
@@ -5007,6 +5276,7 @@ static NPU_FRONT_COLD aclError load_aclrtIpcMemSetImportPid(const char* key, int
     void *f = npu_front_load(273);
     if (f == NULL)
         return (aclError)npu_front_fail(273);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtIpcMemSetImportPid))f)(key, pid, num));
 }
 
@@ -5022,6 +5292,7 @@ static NPU_FRONT_COLD aclError load_aclrtIpcMemSetAttr(const char* key, aclrtIpc
     void *f = npu_front_load(274);
     if (f == NULL)
         return (aclError)npu_front_fail(274);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtIpcMemSetAttr))f)(key, type, attr));
 }
 
@@ -5037,6 +5308,7 @@ static NPU_FRONT_COLD aclError load_aclrtIpcMemImportPidInterServer(const char* 
     void *f = npu_front_load(275);
     if (f == NULL)
         return (aclError)npu_front_fail(275);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtIpcMemImportPidInterServer))f)(key, serverPids, num));
 }
 
@@ -5052,6 +5324,7 @@ static NPU_FRONT_COLD aclError load_aclrtNotifyBatchReset(aclrtNotify* notifies,
     void *f = npu_front_load(276);
     if (f == NULL)
         return (aclError)npu_front_fail(276);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtNotifyBatchReset))f)(notifies, num));
 }
 
@@ -5067,6 +5340,7 @@ static NPU_FRONT_COLD aclError load_aclrtNotifyGetExportKey(aclrtNotify notify, 
     void *f = npu_front_load(277);
     if (f == NULL)
         return (aclError)npu_front_fail(277);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtNotifyGetExportKey))f)(notify, key, len, flags));
 }
 
@@ -5082,6 +5356,7 @@ static NPU_FRONT_COLD aclError load_aclrtNotifyImportByKey(aclrtNotify* notify, 
     void *f = npu_front_load(278);
     if (f == NULL)
         return (aclError)npu_front_fail(278);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtNotifyImportByKey))f)(notify, key, flags));
 }
 
@@ -5097,6 +5372,7 @@ static NPU_FRONT_COLD aclError load_aclrtNotifySetImportPid(aclrtNotify notify, 
     void *f = npu_front_load(279);
     if (f == NULL)
         return (aclError)npu_front_fail(279);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtNotifySetImportPid))f)(notify, pid, num));
 }
 
@@ -5112,6 +5388,7 @@ static NPU_FRONT_COLD aclError load_aclrtNotifySetImportPidInterServer(aclrtNoti
     void *f = npu_front_load(280);
     if (f == NULL)
         return (aclError)npu_front_fail(280);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtNotifySetImportPidInterServer))f)(notify, serverPids, num));
 }
 
@@ -5127,6 +5404,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRICaptureBegin(aclrtStream stream, acl
     void *f = npu_front_load(281);
     if (f == NULL)
         return (aclError)npu_front_fail(281);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRICaptureBegin))f)(stream, mode));
 }
 
@@ -5142,6 +5420,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRICaptureGetInfo(aclrtStream stream, a
     void *f = npu_front_load(282);
     if (f == NULL)
         return (aclError)npu_front_fail(282);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRICaptureGetInfo))f)(stream, status, modelRI));
 }
 
@@ -5157,6 +5436,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRICaptureEnd(aclrtStream stream, aclmd
     void *f = npu_front_load(283);
     if (f == NULL)
         return (aclError)npu_front_fail(283);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRICaptureEnd))f)(stream, modelRI));
 }
 
@@ -5172,6 +5452,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRIDebugPrint(aclmdlRI modelRI) {
     void *f = npu_front_load(284);
     if (f == NULL)
         return (aclError)npu_front_fail(284);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIDebugPrint))f)(modelRI));
 }
 
@@ -5187,6 +5468,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRIDebugJsonPrint(aclmdlRI modelRI, con
     void *f = npu_front_load(285);
     if (f == NULL)
         return (aclError)npu_front_fail(285);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIDebugJsonPrint))f)(modelRI, path, flags));
 }
 
@@ -5202,6 +5484,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRICaptureThreadExchangeMode(aclmdlRICa
     void *f = npu_front_load(286);
     if (f == NULL)
         return (aclError)npu_front_fail(286);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRICaptureThreadExchangeMode))f)(mode));
 }
 
@@ -5217,6 +5500,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrt
     void *f = npu_front_load(287);
     if (f == NULL)
         return (aclError)npu_front_fail(287);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIExecuteAsync))f)(modelRI, stream));
 }
 
@@ -5232,6 +5516,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRIExecute(aclmdlRI modelRI, int32_t ti
     void *f = npu_front_load(288);
     if (f == NULL)
         return (aclError)npu_front_fail(288);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIExecute))f)(modelRI, timeout));
 }
 
@@ -5247,6 +5532,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRIDestroy(aclmdlRI modelRI) {
     void *f = npu_front_load(289);
     if (f == NULL)
         return (aclError)npu_front_fail(289);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIDestroy))f)(modelRI));
 }
 
@@ -5262,6 +5548,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRICaptureTaskGrpBegin(aclrtStream stre
     void *f = npu_front_load(290);
     if (f == NULL)
         return (aclError)npu_front_fail(290);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRICaptureTaskGrpBegin))f)(stream));
 }
 
@@ -5277,6 +5564,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRICaptureTaskGrpEnd(aclrtStream stream
     void *f = npu_front_load(291);
     if (f == NULL)
         return (aclError)npu_front_fail(291);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRICaptureTaskGrpEnd))f)(stream, handle));
 }
 
@@ -5292,6 +5580,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRICaptureTaskUpdateBegin(aclrtStream s
     void *f = npu_front_load(292);
     if (f == NULL)
         return (aclError)npu_front_fail(292);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRICaptureTaskUpdateBegin))f)(stream, handle));
 }
 
@@ -5307,6 +5596,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRICaptureTaskUpdateEnd(aclrtStream str
     void *f = npu_front_load(293);
     if (f == NULL)
         return (aclError)npu_front_fail(293);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRICaptureTaskUpdateEnd))f)(stream));
 }
 
@@ -5322,6 +5612,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32
     void *f = npu_front_load(294);
     if (f == NULL)
         return (aclError)npu_front_fail(294);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIBuildBegin))f)(modelRI, flag));
 }
 
@@ -5337,6 +5628,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRIBindStream(aclmdlRI modelRI, aclrtSt
     void *f = npu_front_load(295);
     if (f == NULL)
         return (aclError)npu_front_fail(295);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIBindStream))f)(modelRI, stream, flag));
 }
 
@@ -5352,6 +5644,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRIEndTask(aclmdlRI modelRI, aclrtStrea
     void *f = npu_front_load(296);
     if (f == NULL)
         return (aclError)npu_front_fail(296);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIEndTask))f)(modelRI, stream));
 }
 
@@ -5367,6 +5660,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRIBuildEnd(aclmdlRI modelRI, void* res
     void *f = npu_front_load(297);
     if (f == NULL)
         return (aclError)npu_front_fail(297);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIBuildEnd))f)(modelRI, reserve));
 }
 
@@ -5382,6 +5676,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRIUnbindStream(aclmdlRI modelRI, aclrt
     void *f = npu_front_load(298);
     if (f == NULL)
         return (aclError)npu_front_fail(298);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIUnbindStream))f)(modelRI, stream));
 }
 
@@ -5397,6 +5692,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRISetName(aclmdlRI modelRI, const char
     void *f = npu_front_load(299);
     if (f == NULL)
         return (aclError)npu_front_fail(299);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRISetName))f)(modelRI, name));
 }
 
@@ -5412,6 +5708,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRIGetName(aclmdlRI modelRI, uint32_t m
     void *f = npu_front_load(300);
     if (f == NULL)
         return (aclError)npu_front_fail(300);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIGetName))f)(modelRI, maxLen, name));
 }
 
@@ -5427,6 +5724,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRIGetId(aclmdlRI modelRI, uint32_t* mo
     void *f = npu_front_load(301);
     if (f == NULL)
         return (aclError)npu_front_fail(301);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIGetId))f)(modelRI, modelRIId));
 }
 
@@ -5442,6 +5740,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRIDestroyRegisterCallback(aclmdlRI mod
     void *f = npu_front_load(302);
     if (f == NULL)
         return (aclError)npu_front_fail(302);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIDestroyRegisterCallback))f)(modelRI, func, userData));
 }
 
@@ -5457,6 +5756,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRIDestroyUnregisterCallback(aclmdlRI m
     void *f = npu_front_load(303);
     if (f == NULL)
         return (aclError)npu_front_fail(303);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIDestroyUnregisterCallback))f)(modelRI, func));
 }
 
@@ -5472,6 +5772,7 @@ static NPU_FRONT_COLD aclError load_aclmdlInitDump(void) {
     void *f = npu_front_load(304);
     if (f == NULL)
         return (aclError)npu_front_fail(304);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlInitDump))f)());
 }
 
@@ -5487,6 +5788,7 @@ static NPU_FRONT_COLD aclError load_aclmdlSetDump(const char* dumpCfgPath) {
     void *f = npu_front_load(305);
     if (f == NULL)
         return (aclError)npu_front_fail(305);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlSetDump))f)(dumpCfgPath));
 }
 
@@ -5502,6 +5804,7 @@ static NPU_FRONT_COLD aclError load_aclmdlFinalizeDump(void) {
     void *f = npu_front_load(306);
     if (f == NULL)
         return (aclError)npu_front_fail(306);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlFinalizeDump))f)());
 }
 
@@ -5517,6 +5820,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRIGetStreams(aclmdlRI modelRI, aclrtSt
     void *f = npu_front_load(307);
     if (f == NULL)
         return (aclError)npu_front_fail(307);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIGetStreams))f)(modelRI, streams, numStreams));
 }
 
@@ -5532,6 +5836,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRIGetTasksByStream(aclrtStream stream,
     void *f = npu_front_load(308);
     if (f == NULL)
         return (aclError)npu_front_fail(308);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIGetTasksByStream))f)(stream, tasks, numTasks));
 }
 
@@ -5547,6 +5852,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRITaskGetType(aclmdlRITask task, aclmd
     void *f = npu_front_load(309);
     if (f == NULL)
         return (aclError)npu_front_fail(309);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRITaskGetType))f)(task, type));
 }
 
@@ -5562,6 +5868,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRITaskGetSeqId(aclmdlRITask task, uint
     void *f = npu_front_load(310);
     if (f == NULL)
         return (aclError)npu_front_fail(310);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRITaskGetSeqId))f)(task, id));
 }
 
@@ -5577,6 +5884,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetVersion(int32_t* majorVersion, int32
     void *f = npu_front_load(311);
     if (f == NULL)
         return (aclError)npu_front_fail(311);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetVersion))f)(majorVersion, minorVersion, patchVersion));
 }
 
@@ -5592,6 +5900,7 @@ static NPU_FRONT_COLD aclError load_aclInitCallbackRegister(aclRegisterCallbackT
     void *f = npu_front_load(312);
     if (f == NULL)
         return (aclError)npu_front_fail(312);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclInitCallbackRegister))f)(type, cbFunc, userData));
 }
 
@@ -5607,6 +5916,7 @@ static NPU_FRONT_COLD aclError load_aclInitCallbackUnRegister(aclRegisterCallbac
     void *f = npu_front_load(313);
     if (f == NULL)
         return (aclError)npu_front_fail(313);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclInitCallbackUnRegister))f)(type, cbFunc));
 }
 
@@ -5622,6 +5932,7 @@ static NPU_FRONT_COLD aclError load_aclFinalizeCallbackRegister(aclRegisterCallb
     void *f = npu_front_load(314);
     if (f == NULL)
         return (aclError)npu_front_fail(314);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclFinalizeCallbackRegister))f)(type, cbFunc, userData));
 }
 
@@ -5637,6 +5948,7 @@ static NPU_FRONT_COLD aclError load_aclFinalizeCallbackUnRegister(aclRegisterCal
     void *f = npu_front_load(315);
     if (f == NULL)
         return (aclError)npu_front_fail(315);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclFinalizeCallbackUnRegister))f)(type, cbFunc));
 }
 
@@ -5652,6 +5964,7 @@ static NPU_FRONT_COLD aclError load_aclrtCheckMemType(void** addrList, uint32_t 
     void *f = npu_front_load(316);
     if (f == NULL)
         return (aclError)npu_front_fail(316);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCheckMemType))f)(addrList, size, memType, checkResult, reserve));
 }
 
@@ -5667,6 +5980,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetLogicDevIdByUserDevId(const int32_t 
     void *f = npu_front_load(317);
     if (f == NULL)
         return (aclError)npu_front_fail(317);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetLogicDevIdByUserDevId))f)(userDevid, logicDevId));
 }
 
@@ -5682,6 +5996,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetUserDevIdByLogicDevId(const int32_t 
     void *f = npu_front_load(318);
     if (f == NULL)
         return (aclError)npu_front_fail(318);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetUserDevIdByLogicDevId))f)(logicDevId, userDevid));
 }
 
@@ -5697,6 +6012,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetLogicDevIdByPhyDevId(const int32_t p
     void *f = npu_front_load(319);
     if (f == NULL)
         return (aclError)npu_front_fail(319);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetLogicDevIdByPhyDevId))f)(phyDevId, logicDevId));
 }
 
@@ -5712,6 +6028,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetPhyDevIdByLogicDevId(const int32_t l
     void *f = npu_front_load(320);
     if (f == NULL)
         return (aclError)npu_front_fail(320);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetPhyDevIdByLogicDevId))f)(logicDevId, phyDevId));
 }
 
@@ -5727,6 +6044,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetUserDevIdByPhyDevId(const int32_t ph
     void *f = npu_front_load(321);
     if (f == NULL)
         return (aclError)npu_front_fail(321);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetUserDevIdByPhyDevId))f)(phyDevId, userDevId));
 }
 
@@ -5742,6 +6060,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetPhyDevIdByUserDevId(const int32_t us
     void *f = npu_front_load(322);
     if (f == NULL)
         return (aclError)npu_front_fail(322);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetPhyDevIdByUserDevId))f)(userDevId, phyDevId));
 }
 
@@ -5757,6 +6076,7 @@ static NPU_FRONT_COLD aclError load_aclrtProfTrace(void* userdata, int32_t lengt
     void *f = npu_front_load(323);
     if (f == NULL)
         return (aclError)npu_front_fail(323);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtProfTrace))f)(userdata, length, stream));
 }
 
@@ -5772,6 +6092,7 @@ static NPU_FRONT_COLD aclError load_aclrtLaunchKernelV2(aclrtFuncHandle funcHand
     void *f = npu_front_load(324);
     if (f == NULL)
         return (aclError)npu_front_fail(324);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtLaunchKernelV2))f)(funcHandle, numBlocks, argsData, argsSize, cfg, stream));
 }
 
@@ -5790,6 +6111,7 @@ static NPU_FRONT_COLD aclError load_aclrtLaunchKernelWithArgsArray(void* func, u
     void *f = npu_front_load(326);
     if (f == NULL)
         return (aclError)npu_front_fail(326);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtLaunchKernelWithArgsArray))f)(func, numBlocks, stream, cfg, args));
 }
 
@@ -5805,6 +6127,7 @@ static NPU_FRONT_COLD aclError load_aclrtLaunchSIMTKernelWithArgsArray(void* fun
     void *f = npu_front_load(327);
     if (f == NULL)
         return (aclError)npu_front_fail(327);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtLaunchSIMTKernelWithArgsArray))f)(func, gridDim, blockDim, dynUbufSize, stream, cfg, args));
 }
 
@@ -5820,6 +6143,7 @@ static NPU_FRONT_COLD aclError load_aclrtLaunchSIMTKernelWithHostArgs(void* func
     void *f = npu_front_load(328);
     if (f == NULL)
         return (aclError)npu_front_fail(328);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtLaunchSIMTKernelWithHostArgs))f)(func, gridDim, blockDim, dynUbufSize, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum));
 }
 
@@ -5835,6 +6159,7 @@ static NPU_FRONT_COLD aclError load_aclrtCtxGetFloatOverflowAddr(void** overflow
     void *f = npu_front_load(329);
     if (f == NULL)
         return (aclError)npu_front_fail(329);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCtxGetFloatOverflowAddr))f)(overflowAddr));
 }
 
@@ -5850,6 +6175,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetFloatOverflowStatus(void* outputAddr
     void *f = npu_front_load(330);
     if (f == NULL)
         return (aclError)npu_front_fail(330);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetFloatOverflowStatus))f)(outputAddr, outputSize, stream));
 }
 
@@ -5865,6 +6191,7 @@ static NPU_FRONT_COLD aclError load_aclrtResetFloatOverflowStatus(aclrtStream st
     void *f = npu_front_load(331);
     if (f == NULL)
         return (aclError)npu_front_fail(331);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtResetFloatOverflowStatus))f)(stream));
 }
 
@@ -5880,6 +6207,7 @@ static NPU_FRONT_COLD aclError load_aclrtNpuGetFloatOverFlowStatus(void* outputA
     void *f = npu_front_load(332);
     if (f == NULL)
         return (aclError)npu_front_fail(332);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtNpuGetFloatOverFlowStatus))f)(outputAddr, outputSize, checkMode, stream));
 }
 
@@ -5895,6 +6223,7 @@ static NPU_FRONT_COLD aclError load_aclrtNpuClearFloatOverFlowStatus(uint32_t ch
     void *f = npu_front_load(333);
     if (f == NULL)
         return (aclError)npu_front_fail(333);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtNpuClearFloatOverFlowStatus))f)(checkMode, stream));
 }
 
@@ -5910,6 +6239,7 @@ static NPU_FRONT_COLD aclError load_aclrtLaunchHostFunc(aclrtStream stream, aclr
     void *f = npu_front_load(334);
     if (f == NULL)
         return (aclError)npu_front_fail(334);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtLaunchHostFunc))f)(stream, fn, args));
 }
 
@@ -5925,6 +6255,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetHardwareSyncAddr(void** addr) {
     void *f = npu_front_load(335);
     if (f == NULL)
         return (aclError)npu_front_fail(335);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetHardwareSyncAddr))f)(addr));
 }
 
@@ -5940,6 +6271,7 @@ static NPU_FRONT_COLD aclError load_aclrtRandomNumAsync(const aclrtRandomNumTask
     void *f = npu_front_load(336);
     if (f == NULL)
         return (aclError)npu_front_fail(336);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtRandomNumAsync))f)(taskInfo, stream, reserve));
 }
 
@@ -5955,6 +6287,7 @@ static NPU_FRONT_COLD aclError load_aclrtRegStreamStateCallback(const char* regN
     void *f = npu_front_load(337);
     if (f == NULL)
         return (aclError)npu_front_fail(337);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtRegStreamStateCallback))f)(regName, callback, args));
 }
 
@@ -5970,6 +6303,7 @@ static NPU_FRONT_COLD aclError load_aclrtRegDeviceStateCallback(const char* regN
     void *f = npu_front_load(338);
     if (f == NULL)
         return (aclError)npu_front_fail(338);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtRegDeviceStateCallback))f)(regName, callback, args));
 }
 
@@ -5985,6 +6319,7 @@ static NPU_FRONT_COLD aclError load_aclrtSetDeviceTaskAbortCallback(const char* 
     void *f = npu_front_load(339);
     if (f == NULL)
         return (aclError)npu_front_fail(339);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSetDeviceTaskAbortCallback))f)(regName, callback, args));
 }
 
@@ -6000,6 +6335,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetOpExecuteTimeout(uint32_t* const tim
     void *f = npu_front_load(340);
     if (f == NULL)
         return (aclError)npu_front_fail(340);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetOpExecuteTimeout))f)(timeoutMs));
 }
 
@@ -6015,6 +6351,7 @@ static NPU_FRONT_COLD aclError load_aclrtDevicePeerAccessStatus(int32_t deviceId
     void *f = npu_front_load(341);
     if (f == NULL)
         return (aclError)npu_front_fail(341);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDevicePeerAccessStatus))f)(deviceId, peerDeviceId, status));
 }
 
@@ -6030,6 +6367,7 @@ static NPU_FRONT_COLD aclError load_aclrtStreamStop(aclrtStream stream) {
     void *f = npu_front_load(342);
     if (f == NULL)
         return (aclError)npu_front_fail(342);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtStreamStop))f)(stream));
 }
 
@@ -6045,6 +6383,7 @@ static NPU_FRONT_COLD aclError load_aclrtTaskUpdateAsync(aclrtStream taskStream,
     void *f = npu_front_load(343);
     if (f == NULL)
         return (aclError)npu_front_fail(343);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtTaskUpdateAsync))f)(taskStream, taskId, info, execStream));
 }
 
@@ -6060,6 +6399,7 @@ static NPU_FRONT_COLD aclError load_aclrtCmoGetDescSize(size_t* size) {
     void *f = npu_front_load(344);
     if (f == NULL)
         return (aclError)npu_front_fail(344);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCmoGetDescSize))f)(size));
 }
 
@@ -6075,6 +6415,7 @@ static NPU_FRONT_COLD aclError load_aclrtCmoSetDesc(void* cmoDesc, void* src, si
     void *f = npu_front_load(345);
     if (f == NULL)
         return (aclError)npu_front_fail(345);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCmoSetDesc))f)(cmoDesc, src, size));
 }
 
@@ -6090,6 +6431,7 @@ static NPU_FRONT_COLD aclError load_aclrtCmoAsyncWithDesc(void* cmoDesc, aclrtCm
     void *f = npu_front_load(346);
     if (f == NULL)
         return (aclError)npu_front_fail(346);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCmoAsyncWithDesc))f)(cmoDesc, cmoType, stream, reserve));
 }
 
@@ -6105,6 +6447,7 @@ static NPU_FRONT_COLD aclError load_aclrtCheckArchCompatibility(const char* socV
     void *f = npu_front_load(347);
     if (f == NULL)
         return (aclError)npu_front_fail(347);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCheckArchCompatibility))f)(socVersion, canCompatible));
 }
 
@@ -6120,6 +6463,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRIAbort(aclmdlRI modelRI) {
     void *f = npu_front_load(348);
     if (f == NULL)
         return (aclError)npu_front_fail(348);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIAbort))f)(modelRI));
 }
 
@@ -6135,6 +6479,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRICondHandleCreate(aclmdlRI modelRI, u
     void *f = npu_front_load(349);
     if (f == NULL)
         return (aclError)npu_front_fail(349);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRICondHandleCreate))f)(modelRI, defaultLaunchValue, flag, handle));
 }
 
@@ -6150,6 +6495,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRICondHandleGetCondPtr(aclmdlRICondHan
     void *f = npu_front_load(350);
     if (f == NULL)
         return (aclError)npu_front_fail(350);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRICondHandleGetCondPtr))f)(handle, ptr));
 }
 
@@ -6165,6 +6511,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRIAddCondTask(aclmdlRICondTaskParams p
     void *f = npu_front_load(351);
     if (f == NULL)
         return (aclError)npu_front_fail(351);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRIAddCondTask))f)(params, stream, flags));
 }
 
@@ -6180,6 +6527,7 @@ static NPU_FRONT_COLD aclError load_aclmdlRICaptureToModelRIBegin(aclrtStream st
     void *f = npu_front_load(352);
     if (f == NULL)
         return (aclError)npu_front_fail(352);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclmdlRICaptureToModelRIBegin))f)(stream, modelRI, mode));
 }
 
@@ -6195,6 +6543,7 @@ static NPU_FRONT_COLD aclError load_aclrtCntNotifyRecord(aclrtCntNotify cntNotif
     void *f = npu_front_load(353);
     if (f == NULL)
         return (aclError)npu_front_fail(353);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCntNotifyRecord))f)(cntNotify, stream, info));
 }
 
@@ -6210,6 +6559,7 @@ static NPU_FRONT_COLD aclError load_aclrtCntNotifyWaitWithTimeout(aclrtCntNotify
     void *f = npu_front_load(354);
     if (f == NULL)
         return (aclError)npu_front_fail(354);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCntNotifyWaitWithTimeout))f)(cntNotify, stream, info));
 }
 
@@ -6225,6 +6575,7 @@ static NPU_FRONT_COLD aclError load_aclrtCntNotifyReset(aclrtCntNotify cntNotify
     void *f = npu_front_load(355);
     if (f == NULL)
         return (aclError)npu_front_fail(355);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCntNotifyReset))f)(cntNotify, stream));
 }
 
@@ -6240,6 +6591,7 @@ static NPU_FRONT_COLD aclError load_aclrtCntNotifyGetId(aclrtCntNotify cntNotify
     void *f = npu_front_load(356);
     if (f == NULL)
         return (aclError)npu_front_fail(356);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCntNotifyGetId))f)(cntNotify, notifyId));
 }
 
@@ -6255,6 +6607,7 @@ static NPU_FRONT_COLD aclError load_aclrtPersistentTaskClean(aclrtStream stream)
     void *f = npu_front_load(357);
     if (f == NULL)
         return (aclError)npu_front_fail(357);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtPersistentTaskClean))f)(stream));
 }
 
@@ -6270,6 +6623,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetErrorVerbose(int32_t deviceId, aclrt
     void *f = npu_front_load(358);
     if (f == NULL)
         return (aclError)npu_front_fail(358);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetErrorVerbose))f)(deviceId, errorInfo));
 }
 
@@ -6285,6 +6639,7 @@ static NPU_FRONT_COLD aclError load_aclrtRepairError(int32_t deviceId, const acl
     void *f = npu_front_load(359);
     if (f == NULL)
         return (aclError)npu_front_fail(359);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtRepairError))f)(deviceId, errorInfo));
 }
 
@@ -6300,6 +6655,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemSetAccess(void* virPtr, size_t size,
     void *f = npu_front_load(360);
     if (f == NULL)
         return (aclError)npu_front_fail(360);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemSetAccess))f)(virPtr, size, desc, count));
 }
 
@@ -6315,6 +6671,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemGetAccess(void* virPtr, aclrtMemLoca
     void *f = npu_front_load(361);
     if (f == NULL)
         return (aclError)npu_front_fail(361);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemGetAccess))f)(virPtr, location, flag));
 }
 
@@ -6330,6 +6687,7 @@ static NPU_FRONT_COLD aclError load_aclrtSnapShotProcessLock(int pid, void* rese
     void *f = npu_front_load(362);
     if (f == NULL)
         return (aclError)npu_front_fail(362);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSnapShotProcessLock))f)(pid, reserve));
 }
 
@@ -6345,6 +6703,7 @@ static NPU_FRONT_COLD aclError load_aclrtSnapShotProcessUnlock(int pid, void* re
     void *f = npu_front_load(363);
     if (f == NULL)
         return (aclError)npu_front_fail(363);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSnapShotProcessUnlock))f)(pid, reserve));
 }
 
@@ -6360,6 +6719,7 @@ static NPU_FRONT_COLD aclError load_aclrtSnapShotProcessBackup(int pid, aclrtSna
     void *f = npu_front_load(364);
     if (f == NULL)
         return (aclError)npu_front_fail(364);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSnapShotProcessBackup))f)(pid, args));
 }
 
@@ -6375,6 +6735,7 @@ static NPU_FRONT_COLD aclError load_aclrtSnapShotProcessRestore(int pid, aclrtSn
     void *f = npu_front_load(365);
     if (f == NULL)
         return (aclError)npu_front_fail(365);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSnapShotProcessRestore))f)(pid, args));
 }
 
@@ -6390,6 +6751,7 @@ static NPU_FRONT_COLD aclError load_aclrtSnapShotCallbackRegister(aclrtSnapShotS
     void *f = npu_front_load(366);
     if (f == NULL)
         return (aclError)npu_front_fail(366);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSnapShotCallbackRegister))f)(stage, callback, args));
 }
 
@@ -6405,6 +6767,7 @@ static NPU_FRONT_COLD aclError load_aclrtSnapShotCallbackUnregister(aclrtSnapSho
     void *f = npu_front_load(367);
     if (f == NULL)
         return (aclError)npu_front_fail(367);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtSnapShotCallbackUnregister))f)(stage, callback));
 }
 
@@ -6420,6 +6783,7 @@ static NPU_FRONT_COLD aclError load_aclrtCacheLastTaskOpInfo(const void* const i
     void *f = npu_front_load(368);
     if (f == NULL)
         return (aclError)npu_front_fail(368);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCacheLastTaskOpInfo))f)(infoPtr, infoSize));
 }
 
@@ -6435,6 +6799,7 @@ static NPU_FRONT_COLD aclError load_aclrtCacheLastTaskExtendInfo(const char* con
     void *f = npu_front_load(369);
     if (f == NULL)
         return (aclError)npu_front_fail(369);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtCacheLastTaskExtendInfo))f)(extendInfoPtr, infoSize));
 }
 
@@ -6450,6 +6815,7 @@ static NPU_FRONT_COLD aclError load_aclrtGetFunctionAttribute(aclrtFuncHandle fu
     void *f = npu_front_load(370);
     if (f == NULL)
         return (aclError)npu_front_fail(370);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtGetFunctionAttribute))f)(funcHandle, attrType, attrValue));
 }
 
@@ -6465,6 +6831,7 @@ static NPU_FRONT_COLD aclError load_aclrtFunctionGetBinary(const aclrtFuncHandle
     void *f = npu_front_load(371);
     if (f == NULL)
         return (aclError)npu_front_fail(371);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtFunctionGetBinary))f)(funcHandle, binHandle));
 }
 
@@ -6480,6 +6847,7 @@ static NPU_FRONT_COLD aclError load_aclrtFunctionGetParamCount(const void* func,
     void *f = npu_front_load(372);
     if (f == NULL)
         return (aclError)npu_front_fail(372);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtFunctionGetParamCount))f)(func, paramCount));
 }
 
@@ -6495,6 +6863,7 @@ static NPU_FRONT_COLD aclError load_aclrtFunctionGetParamInfo(const void* func, 
     void *f = npu_front_load(373);
     if (f == NULL)
         return (aclError)npu_front_fail(373);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtFunctionGetParamInfo))f)(func, paramIndex, paramOffset, paramSize));
 }
 
@@ -6510,6 +6879,7 @@ static NPU_FRONT_COLD aclError load_aclrtFunctionGetAvailDynUbufPerBlock(void* f
     void *f = npu_front_load(374);
     if (f == NULL)
         return (aclError)npu_front_fail(374);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtFunctionGetAvailDynUbufPerBlock))f)(func, flags, dynamicUbufSize));
 }
 
@@ -6525,6 +6895,7 @@ static NPU_FRONT_COLD aclError load_aclrtIpcGetEventHandle(aclrtEvent event, acl
     void *f = npu_front_load(375);
     if (f == NULL)
         return (aclError)npu_front_fail(375);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtIpcGetEventHandle))f)(event, handle));
 }
 
@@ -6540,6 +6911,7 @@ static NPU_FRONT_COLD aclError load_aclrtIpcOpenEventHandle(aclrtIpcEventHandle 
     void *f = npu_front_load(376);
     if (f == NULL)
         return (aclError)npu_front_fail(376);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtIpcOpenEventHandle))f)(handle, event));
 }
 
@@ -6555,6 +6927,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemRetainAllocationHandle(void* virPtr,
     void *f = npu_front_load(377);
     if (f == NULL)
         return (aclError)npu_front_fail(377);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemRetainAllocationHandle))f)(virPtr, handle));
 }
 
@@ -6570,6 +6943,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemGetAllocationPropertiesFromHandle(ac
     void *f = npu_front_load(378);
     if (f == NULL)
         return (aclError)npu_front_fail(378);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemGetAllocationPropertiesFromHandle))f)(handle, prop));
 }
 
@@ -6585,6 +6959,7 @@ static NPU_FRONT_COLD aclError load_aclrtReserveMemAddressNoUCMemory(void** virP
     void *f = npu_front_load(379);
     if (f == NULL)
         return (aclError)npu_front_fail(379);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtReserveMemAddressNoUCMemory))f)(virPtr, size, alignment, expectPtr, flags));
 }
 
@@ -6600,6 +6975,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemGetAddressRange(void* ptr, void** pb
     void *f = npu_front_load(380);
     if (f == NULL)
         return (aclError)npu_front_fail(380);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemGetAddressRange))f)(ptr, pbase, psize));
 }
 
@@ -6615,6 +6991,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemP2PMap(void* devPtr, size_t size, in
     void *f = npu_front_load(381);
     if (f == NULL)
         return (aclError)npu_front_fail(381);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemP2PMap))f)(devPtr, size, dstDevId, flags));
 }
 
@@ -6630,6 +7007,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemManagedPrefetchAsync(const void* ptr
     void *f = npu_front_load(382);
     if (f == NULL)
         return (aclError)npu_front_fail(382);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemManagedPrefetchAsync))f)(ptr, size, location, flags, stream));
 }
 
@@ -6645,6 +7023,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemManagedPrefetchBatchAsync(const void
     void *f = npu_front_load(383);
     if (f == NULL)
         return (aclError)npu_front_fail(383);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemManagedPrefetchBatchAsync))f)(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream));
 }
 
@@ -6660,6 +7039,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemMapSelectedLink(void* virPtrDst, siz
     void *f = npu_front_load(384);
     if (f == NULL)
         return (aclError)npu_front_fail(384);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemMapSelectedLink))f)(virPtrDst, size, virPtrSrc, linkIdx));
 }
 
@@ -6675,6 +7055,7 @@ static NPU_FRONT_COLD aclError load_aclrtDeviceL2CacheFlush(void* rsv) {
     void *f = npu_front_load(385);
     if (f == NULL)
         return (aclError)npu_front_fail(385);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtDeviceL2CacheFlush))f)(rsv));
 }
 
@@ -6690,6 +7071,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemMapSetLink(aclrtDrvMemHandle handle,
     void *f = npu_front_load(386);
     if (f == NULL)
         return (aclError)npu_front_fail(386);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemMapSetLink))f)(handle, adviceLink));
 }
 
@@ -6705,6 +7087,7 @@ static NPU_FRONT_COLD aclrtAllocatorDesc load_aclrtAllocatorCreateDesc(void) {
     void *f = npu_front_load(387);
     if (f == NULL)
         return ((void)npu_front_fail(387), (aclrtAllocatorDesc)NULL);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclrtAllocatorDesc, ((__typeof__(&aclrtAllocatorCreateDesc))f)());
 }
 
@@ -6720,6 +7103,7 @@ static NPU_FRONT_COLD aclError load_aclrtAllocatorDestroyDesc(aclrtAllocatorDesc
     void *f = npu_front_load(388);
     if (f == NULL)
         return (aclError)npu_front_fail(388);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtAllocatorDestroyDesc))f)(allocatorDesc));
 }
 
@@ -6735,6 +7119,7 @@ static NPU_FRONT_COLD aclError load_aclrtAllocatorSetObjToDesc(aclrtAllocatorDes
     void *f = npu_front_load(389);
     if (f == NULL)
         return (aclError)npu_front_fail(389);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtAllocatorSetObjToDesc))f)(allocatorDesc, allocator));
 }
 
@@ -6750,6 +7135,7 @@ static NPU_FRONT_COLD aclError load_aclrtAllocatorSetAllocFuncToDesc(aclrtAlloca
     void *f = npu_front_load(390);
     if (f == NULL)
         return (aclError)npu_front_fail(390);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtAllocatorSetAllocFuncToDesc))f)(allocatorDesc, func));
 }
 
@@ -6765,6 +7151,7 @@ static NPU_FRONT_COLD aclError load_aclrtAllocatorSetFreeFuncToDesc(aclrtAllocat
     void *f = npu_front_load(391);
     if (f == NULL)
         return (aclError)npu_front_fail(391);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtAllocatorSetFreeFuncToDesc))f)(allocatorDesc, func));
 }
 
@@ -6780,6 +7167,7 @@ static NPU_FRONT_COLD aclError load_aclrtAllocatorSetAllocAdviseFuncToDesc(aclrt
     void *f = npu_front_load(392);
     if (f == NULL)
         return (aclError)npu_front_fail(392);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtAllocatorSetAllocAdviseFuncToDesc))f)(allocatorDesc, func));
 }
 
@@ -6795,6 +7183,7 @@ static NPU_FRONT_COLD aclError load_aclrtAllocatorSetGetAddrFromBlockFuncToDesc(
     void *f = npu_front_load(393);
     if (f == NULL)
         return (aclError)npu_front_fail(393);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtAllocatorSetGetAddrFromBlockFuncToDesc))f)(allocatorDesc, func));
 }
 
@@ -6810,6 +7199,7 @@ static NPU_FRONT_COLD aclError load_aclrtAllocatorRegister(aclrtStream stream, a
     void *f = npu_front_load(394);
     if (f == NULL)
         return (aclError)npu_front_fail(394);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtAllocatorRegister))f)(stream, allocatorDesc));
 }
 
@@ -6825,6 +7215,7 @@ static NPU_FRONT_COLD aclError load_aclrtAllocatorGetByStream(aclrtStream stream
     void *f = npu_front_load(395);
     if (f == NULL)
         return (aclError)npu_front_fail(395);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtAllocatorGetByStream))f)(stream, allocatorDesc, allocator, allocFunc, freeFunc, allocAdviseFunc, getAddrFromBlockFunc));
 }
 
@@ -6840,6 +7231,7 @@ static NPU_FRONT_COLD aclError load_aclrtAllocatorUnregister(aclrtStream stream)
     void *f = npu_front_load(396);
     if (f == NULL)
         return (aclError)npu_front_fail(396);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtAllocatorUnregister))f)(stream));
 }
 
@@ -6855,6 +7247,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemPoolCreate(aclrtMemPool* memPool, co
     void *f = npu_front_load(397);
     if (f == NULL)
         return (aclError)npu_front_fail(397);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemPoolCreate))f)(memPool, poolProps));
 }
 
@@ -6870,6 +7263,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemPoolDestroy(const aclrtMemPool memPo
     void *f = npu_front_load(398);
     if (f == NULL)
         return (aclError)npu_front_fail(398);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemPoolDestroy))f)(memPool));
 }
 
@@ -6885,6 +7279,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemPoolSetAttr(aclrtMemPool memPool, ac
     void *f = npu_front_load(399);
     if (f == NULL)
         return (aclError)npu_front_fail(399);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemPoolSetAttr))f)(memPool, attr, value));
 }
 
@@ -6900,6 +7295,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemPoolGetAttr(aclrtMemPool memPool, ac
     void *f = npu_front_load(400);
     if (f == NULL)
         return (aclError)npu_front_fail(400);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemPoolGetAttr))f)(memPool, attr, value));
 }
 
@@ -6915,6 +7311,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemPoolMallocAsync(void** ptr, size_t s
     void *f = npu_front_load(401);
     if (f == NULL)
         return (aclError)npu_front_fail(401);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemPoolMallocAsync))f)(ptr, size, memPool, stream));
 }
 
@@ -6930,6 +7327,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemPoolFreeAsync(void* ptr, aclrtStream
     void *f = npu_front_load(402);
     if (f == NULL)
         return (aclError)npu_front_fail(402);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemPoolFreeAsync))f)(ptr, stream));
 }
 
@@ -6945,6 +7343,7 @@ static NPU_FRONT_COLD aclError load_aclrtMemPoolTrimTo(aclrtMemPool memPool, siz
     void *f = npu_front_load(403);
     if (f == NULL)
         return (aclError)npu_front_fail(403);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclrtMemPoolTrimTo))f)(memPool, minBytesToKeep));
 }
 
@@ -6960,6 +7359,7 @@ static NPU_FRONT_COLD aclError load_aclprofInit(const char *profilerResultPath, 
     void *f = npu_front_load(404);
     if (f == NULL)
         return (aclError)npu_front_fail(404);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofInit))f)(profilerResultPath, length));
 }
 
@@ -6975,6 +7375,7 @@ static NPU_FRONT_COLD aclError load_aclprofFinalize(void) {
     void *f = npu_front_load(405);
     if (f == NULL)
         return (aclError)npu_front_fail(405);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofFinalize))f)());
 }
 
@@ -6990,6 +7391,7 @@ static NPU_FRONT_COLD aclError load_aclprofSetConfig(aclprofConfigType configTyp
     void *f = npu_front_load(406);
     if (f == NULL)
         return (aclError)npu_front_fail(406);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofSetConfig))f)(configType, config, configLength));
 }
 
@@ -7005,6 +7407,7 @@ static NPU_FRONT_COLD aclprofConfig * load_aclprofCreateConfig(uint32_t *deviceI
     void *f = npu_front_load(407);
     if (f == NULL)
         return ((void)npu_front_fail(407), (aclprofConfig *)NULL);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclprofConfig *, ((__typeof__(&aclprofCreateConfig))f)(deviceIdList, deviceNums, aicoreMetrics, aicoreEvents, dataTypeConfig));
 }
 
@@ -7020,6 +7423,7 @@ static NPU_FRONT_COLD aclError load_aclprofDestroyConfig(const aclprofConfig *pr
     void *f = npu_front_load(408);
     if (f == NULL)
         return (aclError)npu_front_fail(408);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofDestroyConfig))f)(profilerConfig));
 }
 
@@ -7035,6 +7439,7 @@ static NPU_FRONT_COLD aclError load_aclprofStart(const aclprofConfig *profilerCo
     void *f = npu_front_load(409);
     if (f == NULL)
         return (aclError)npu_front_fail(409);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofStart))f)(profilerConfig));
 }
 
@@ -7050,6 +7455,7 @@ static NPU_FRONT_COLD aclError load_aclprofStop(const aclprofConfig *profilerCon
     void *f = npu_front_load(410);
     if (f == NULL)
         return (aclError)npu_front_fail(410);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofStop))f)(profilerConfig));
 }
 
@@ -7065,6 +7471,7 @@ static NPU_FRONT_COLD aclprofSubscribeConfig * load_aclprofCreateSubscribeConfig
     void *f = npu_front_load(411);
     if (f == NULL)
         return ((void)npu_front_fail(411), (aclprofSubscribeConfig *)NULL);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclprofSubscribeConfig *, ((__typeof__(&aclprofCreateSubscribeConfig))f)(timeInfoSwitch, aicoreMetrics, fd));
 }
 
@@ -7080,6 +7487,7 @@ static NPU_FRONT_COLD aclError load_aclprofDestroySubscribeConfig(const aclprofS
     void *f = npu_front_load(412);
     if (f == NULL)
         return (aclError)npu_front_fail(412);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofDestroySubscribeConfig))f)(profSubscribeConfig));
 }
 
@@ -7095,6 +7503,7 @@ static NPU_FRONT_COLD aclError load_aclprofModelSubscribe(uint32_t modelId, cons
     void *f = npu_front_load(413);
     if (f == NULL)
         return (aclError)npu_front_fail(413);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofModelSubscribe))f)(modelId, profSubscribeConfig));
 }
 
@@ -7110,6 +7519,7 @@ static NPU_FRONT_COLD aclError load_aclprofModelUnSubscribe(uint32_t modelId) {
     void *f = npu_front_load(414);
     if (f == NULL)
         return (aclError)npu_front_fail(414);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofModelUnSubscribe))f)(modelId));
 }
 
@@ -7125,6 +7535,7 @@ static NPU_FRONT_COLD aclError load_aclprofGetOpDescSize(size_t *opDescSize) {
     void *f = npu_front_load(415);
     if (f == NULL)
         return (aclError)npu_front_fail(415);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofGetOpDescSize))f)(opDescSize));
 }
 
@@ -7140,6 +7551,7 @@ static NPU_FRONT_COLD aclError load_aclprofGetOpNum(const void *opInfo, size_t o
     void *f = npu_front_load(416);
     if (f == NULL)
         return (aclError)npu_front_fail(416);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofGetOpNum))f)(opInfo, opInfoLen, opNumber));
 }
 
@@ -7155,6 +7567,7 @@ static NPU_FRONT_COLD aclError load_aclprofGetOpTypeLen(const void *opInfo, size
     void *f = npu_front_load(417);
     if (f == NULL)
         return (aclError)npu_front_fail(417);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofGetOpTypeLen))f)(opInfo, opInfoLen, index, opTypeLen));
 }
 
@@ -7170,6 +7583,7 @@ static NPU_FRONT_COLD aclError load_aclprofGetOpType(const void *opInfo, size_t 
     void *f = npu_front_load(418);
     if (f == NULL)
         return (aclError)npu_front_fail(418);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofGetOpType))f)(opInfo, opInfoLen, index, opType, opTypeLen));
 }
 
@@ -7185,6 +7599,7 @@ static NPU_FRONT_COLD aclError load_aclprofGetOpNameLen(const void *opInfo, size
     void *f = npu_front_load(419);
     if (f == NULL)
         return (aclError)npu_front_fail(419);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofGetOpNameLen))f)(opInfo, opInfoLen, index, opNameLen));
 }
 
@@ -7200,6 +7615,7 @@ static NPU_FRONT_COLD aclError load_aclprofGetOpName(const void *opInfo, size_t 
     void *f = npu_front_load(420);
     if (f == NULL)
         return (aclError)npu_front_fail(420);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofGetOpName))f)(opInfo, opInfoLen, index, opName, opNameLen));
 }
 
@@ -7215,6 +7631,7 @@ static NPU_FRONT_COLD uint64_t load_aclprofGetOpStart(const void *opInfo, size_t
     void *f = npu_front_load(421);
     if (f == NULL)
         return ((void)npu_front_fail(421), (uint64_t)0);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(uint64_t, ((__typeof__(&aclprofGetOpStart))f)(opInfo, opInfoLen, index));
 }
 
@@ -7230,6 +7647,7 @@ static NPU_FRONT_COLD uint64_t load_aclprofGetOpEnd(const void *opInfo, size_t o
     void *f = npu_front_load(422);
     if (f == NULL)
         return ((void)npu_front_fail(422), (uint64_t)0);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(uint64_t, ((__typeof__(&aclprofGetOpEnd))f)(opInfo, opInfoLen, index));
 }
 
@@ -7245,6 +7663,7 @@ static NPU_FRONT_COLD uint64_t load_aclprofGetOpDuration(const void *opInfo, siz
     void *f = npu_front_load(423);
     if (f == NULL)
         return ((void)npu_front_fail(423), (uint64_t)0);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(uint64_t, ((__typeof__(&aclprofGetOpDuration))f)(opInfo, opInfoLen, index));
 }
 
@@ -7260,6 +7679,7 @@ static NPU_FRONT_COLD size_t load_aclprofGetModelId(const void *opInfo, size_t o
     void *f = npu_front_load(424);
     if (f == NULL)
         return ((void)npu_front_fail(424), (size_t)0);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(size_t, ((__typeof__(&aclprofGetModelId))f)(opInfo, opInfoLen, index));
 }
 
@@ -7275,6 +7695,7 @@ static NPU_FRONT_COLD aclprofSubscribeOpFlag load_aclprofGetOpFlag(const void *o
     void *f = npu_front_load(425);
     if (f == NULL)
         return ((void)npu_front_fail(425), (aclprofSubscribeOpFlag)0);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclprofSubscribeOpFlag, ((__typeof__(&aclprofGetOpFlag))f)(opInfo, opInfoLen, index));
 }
 
@@ -7290,6 +7711,7 @@ static NPU_FRONT_COLD const char * load_aclprofGetOpAttriValue(const void *opInf
     void *f = npu_front_load(426);
     if (f == NULL)
         return ((void)npu_front_fail(426), (const char *)NULL);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(const char *, ((__typeof__(&aclprofGetOpAttriValue))f)(opInfo, opInfoLen, index, attri));
 }
 
@@ -7305,6 +7727,7 @@ static NPU_FRONT_COLD aclprofStepInfo * load_aclprofCreateStepInfo(void) {
     void *f = npu_front_load(427);
     if (f == NULL)
         return ((void)npu_front_fail(427), (aclprofStepInfo *)NULL);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclprofStepInfo *, ((__typeof__(&aclprofCreateStepInfo))f)());
 }
 
@@ -7322,6 +7745,7 @@ static NPU_FRONT_COLD void load_aclprofDestroyStepInfo(aclprofStepInfo *stepinfo
         npu_front_fail(428);
         return;
     }
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_DO(((__typeof__(&aclprofDestroyStepInfo))f)(stepinfo));
 }
 
@@ -7339,6 +7763,7 @@ static NPU_FRONT_COLD aclError load_aclprofGetStepTimestamp(aclprofStepInfo *ste
     void *f = npu_front_load(429);
     if (f == NULL)
         return (aclError)npu_front_fail(429);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofGetStepTimestamp))f)(stepInfo, tag, stream));
 }
 
@@ -7354,6 +7779,7 @@ static NPU_FRONT_COLD void * load_aclprofCreateStamp(void) {
     void *f = npu_front_load(430);
     if (f == NULL)
         return ((void)npu_front_fail(430), (void *)NULL);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(void *, ((__typeof__(&aclprofCreateStamp))f)());
 }
 
@@ -7371,6 +7797,7 @@ static NPU_FRONT_COLD void load_aclprofDestroyStamp(void *stamp) {
         npu_front_fail(431);
         return;
     }
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_DO(((__typeof__(&aclprofDestroyStamp))f)(stamp));
 }
 
@@ -7388,6 +7815,7 @@ static NPU_FRONT_COLD aclError load_aclprofSetStampTraceMessage(void *stamp, con
     void *f = npu_front_load(432);
     if (f == NULL)
         return (aclError)npu_front_fail(432);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofSetStampTraceMessage))f)(stamp, msg, msgLen));
 }
 
@@ -7403,6 +7831,7 @@ static NPU_FRONT_COLD aclError load_aclprofMark(void *stamp) {
     void *f = npu_front_load(433);
     if (f == NULL)
         return (aclError)npu_front_fail(433);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofMark))f)(stamp));
 }
 
@@ -7418,6 +7847,7 @@ static NPU_FRONT_COLD aclError load_aclprofMarkEx(const char *msg, size_t msgLen
     void *f = npu_front_load(434);
     if (f == NULL)
         return (aclError)npu_front_fail(434);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofMarkEx))f)(msg, msgLen, stream));
 }
 
@@ -7433,6 +7863,7 @@ static NPU_FRONT_COLD aclError load_aclprofPush(void *stamp) {
     void *f = npu_front_load(435);
     if (f == NULL)
         return (aclError)npu_front_fail(435);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofPush))f)(stamp));
 }
 
@@ -7448,6 +7879,7 @@ static NPU_FRONT_COLD aclError load_aclprofPop(void) {
     void *f = npu_front_load(436);
     if (f == NULL)
         return (aclError)npu_front_fail(436);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofPop))f)());
 }
 
@@ -7463,6 +7895,7 @@ static NPU_FRONT_COLD aclError load_aclprofRangeStart(void *stamp, uint32_t *ran
     void *f = npu_front_load(437);
     if (f == NULL)
         return (aclError)npu_front_fail(437);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofRangeStart))f)(stamp, rangeId));
 }
 
@@ -7478,6 +7911,7 @@ static NPU_FRONT_COLD aclError load_aclprofRangeStop(uint32_t rangeId) {
     void *f = npu_front_load(438);
     if (f == NULL)
         return (aclError)npu_front_fail(438);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofRangeStop))f)(rangeId));
 }
 
@@ -7493,6 +7927,7 @@ static NPU_FRONT_COLD uint64_t load_aclprofStr2Id(const char *message) {
     void *f = npu_front_load(439);
     if (f == NULL)
         return ((void)npu_front_fail(439), (uint64_t)0);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(uint64_t, ((__typeof__(&aclprofStr2Id))f)(message));
 }
 
@@ -7508,6 +7943,7 @@ static NPU_FRONT_COLD aclError load_aclprofRangePushEx(aclprofEventAttributes *a
     void *f = npu_front_load(440);
     if (f == NULL)
         return (aclError)npu_front_fail(440);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofRangePushEx))f)(attr));
 }
 
@@ -7523,6 +7959,7 @@ static NPU_FRONT_COLD aclError load_aclprofRangePop(void) {
     void *f = npu_front_load(441);
     if (f == NULL)
         return (aclError)npu_front_fail(441);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(aclError, ((__typeof__(&aclprofRangePop))f)());
 }
 
@@ -7540,6 +7977,7 @@ static NPU_FRONT_COLD void load_mstxMarkA(const char *message, aclrtStream strea
         npu_front_fail(442);
         return;
     }
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_DO(((__typeof__(&mstxMarkA))f)(message, stream));
 }
 
@@ -7557,6 +7995,7 @@ static NPU_FRONT_COLD mstxRangeId load_mstxRangeStartA(const char *message, aclr
     void *f = npu_front_load(443);
     if (f == NULL)
         return ((void)npu_front_fail(443), (mstxRangeId)0);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(mstxRangeId, ((__typeof__(&mstxRangeStartA))f)(message, stream));
 }
 
@@ -7574,6 +8013,7 @@ static NPU_FRONT_COLD void load_mstxRangeEnd(mstxRangeId id) {
         npu_front_fail(444);
         return;
     }
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_DO(((__typeof__(&mstxRangeEnd))f)(id));
 }
 
@@ -7591,6 +8031,7 @@ static NPU_FRONT_COLD mstxDomainHandle_t load_mstxDomainCreateA(const char *name
     void *f = npu_front_load(445);
     if (f == NULL)
         return ((void)npu_front_fail(445), (mstxDomainHandle_t)NULL);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(mstxDomainHandle_t, ((__typeof__(&mstxDomainCreateA))f)(name));
 }
 
@@ -7608,6 +8049,7 @@ static NPU_FRONT_COLD void load_mstxDomainDestroy(mstxDomainHandle_t domain) {
         npu_front_fail(446);
         return;
     }
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_DO(((__typeof__(&mstxDomainDestroy))f)(domain));
 }
 
@@ -7627,6 +8069,7 @@ static NPU_FRONT_COLD void load_mstxDomainMarkA(mstxDomainHandle_t domain, const
         npu_front_fail(447);
         return;
     }
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_DO(((__typeof__(&mstxDomainMarkA))f)(domain, message, stream));
 }
 
@@ -7644,6 +8087,7 @@ static NPU_FRONT_COLD mstxRangeId load_mstxDomainRangeStartA(mstxDomainHandle_t 
     void *f = npu_front_load(448);
     if (f == NULL)
         return ((void)npu_front_fail(448), (mstxRangeId)0);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(mstxRangeId, ((__typeof__(&mstxDomainRangeStartA))f)(domain, message, stream));
 }
 
@@ -7661,6 +8105,7 @@ static NPU_FRONT_COLD void load_mstxDomainRangeEnd(mstxDomainHandle_t domain, ms
         npu_front_fail(449);
         return;
     }
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_DO(((__typeof__(&mstxDomainRangeEnd))f)(domain, id));
 }
 
@@ -7680,6 +8125,7 @@ static NPU_FRONT_COLD void load_mstxGetToolId(uint64_t *id) {
         npu_front_fail(450);
         return;
     }
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_DO(((__typeof__(&mstxGetToolId))f)(id));
 }
 
@@ -7697,6 +8143,7 @@ static NPU_FRONT_COLD mstxMemHeapHandle_t load_mstxMemHeapRegister(mstxDomainHan
     void *f = npu_front_load(451);
     if (f == NULL)
         return ((void)npu_front_fail(451), (mstxMemHeapHandle_t)NULL);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(mstxMemHeapHandle_t, ((__typeof__(&mstxMemHeapRegister))f)(domain, desc));
 }
 
@@ -7714,6 +8161,7 @@ static NPU_FRONT_COLD void load_mstxMemHeapUnregister(mstxDomainHandle_t domain,
         npu_front_fail(452);
         return;
     }
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_DO(((__typeof__(&mstxMemHeapUnregister))f)(domain, heap));
 }
 
@@ -7733,6 +8181,7 @@ static NPU_FRONT_COLD void load_mstxMemRegionsRegister(mstxDomainHandle_t domain
         npu_front_fail(453);
         return;
     }
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_DO(((__typeof__(&mstxMemRegionsRegister))f)(domain, desc));
 }
 
@@ -7752,6 +8201,7 @@ static NPU_FRONT_COLD void load_mstxMemRegionsUnregister(mstxDomainHandle_t doma
         npu_front_fail(454);
         return;
     }
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_DO(((__typeof__(&mstxMemRegionsUnregister))f)(domain, desc));
 }
 
@@ -7771,6 +8221,7 @@ static NPU_FRONT_COLD void load_mstxMemPermissionsAssign(mstxDomainHandle_t doma
         npu_front_fail(455);
         return;
     }
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_DO(((__typeof__(&mstxMemPermissionsAssign))f)(domain, desc));
 }
 
@@ -7788,6 +8239,7 @@ static NPU_FRONT_COLD drvError_t load_halMemAlloc(void **pp, unsigned long long 
     void *f = npu_front_load(456);
     if (f == NULL)
         return (drvError_t)npu_front_fail(456);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemAlloc))f)(pp, size, flag));
 }
 
@@ -7803,6 +8255,7 @@ static NPU_FRONT_COLD drvError_t load_halMemFree(void *pp) {
     void *f = npu_front_load(457);
     if (f == NULL)
         return (drvError_t)npu_front_fail(457);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemFree))f)(pp));
 }
 
@@ -7818,6 +8271,7 @@ static NPU_FRONT_COLD drvError_t load_halMemAdvise(DVdeviceptr ptr, size_t count
     void *f = npu_front_load(458);
     if (f == NULL)
         return (drvError_t)npu_front_fail(458);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemAdvise))f)(ptr, count, type, device));
 }
 
@@ -7833,6 +8287,7 @@ static NPU_FRONT_COLD DVresult load_drvMemPrefetchToDevice(DVdeviceptr dev_ptr, 
     void *f = npu_front_load(459);
     if (f == NULL)
         return (DVresult)npu_front_fail(459);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(DVresult, ((__typeof__(&drvMemPrefetchToDevice))f)(dev_ptr, len, device));
 }
 
@@ -7848,6 +8303,7 @@ static NPU_FRONT_COLD DVresult load_halMemGetInfo(DVdevice device, unsigned int 
     void *f = npu_front_load(460);
     if (f == NULL)
         return (DVresult)npu_front_fail(460);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(DVresult, ((__typeof__(&halMemGetInfo))f)(device, type, info));
 }
 
@@ -7863,6 +8319,7 @@ static NPU_FRONT_COLD DVresult load_halMemGetInfoEx(DVdevice device, unsigned in
     void *f = npu_front_load(461);
     if (f == NULL)
         return (DVresult)npu_front_fail(461);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(DVresult, ((__typeof__(&halMemGetInfoEx))f)(device, type, info));
 }
 
@@ -7878,6 +8335,7 @@ static NPU_FRONT_COLD drvError_t load_halMemCtl(int type, void *param_value, siz
     void *f = npu_front_load(462);
     if (f == NULL)
         return (drvError_t)npu_front_fail(462);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemCtl))f)(type, param_value, param_value_size, out_value, out_size_ret));
 }
 
@@ -7893,6 +8351,7 @@ static NPU_FRONT_COLD DVresult load_drvMemcpy(DVdeviceptr dst, size_t dest_max, 
     void *f = npu_front_load(463);
     if (f == NULL)
         return (DVresult)npu_front_fail(463);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(DVresult, ((__typeof__(&drvMemcpy))f)(dst, dest_max, src, byte_count));
 }
 
@@ -7908,6 +8367,7 @@ static NPU_FRONT_COLD drvError_t load_halMemcpy(void *dst, size_t dst_size, void
     void *f = npu_front_load(464);
     if (f == NULL)
         return (drvError_t)npu_front_fail(464);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemcpy))f)(dst, dst_size, src, count, info));
 }
 
@@ -7923,6 +8383,7 @@ static NPU_FRONT_COLD drvError_t load_halMemcpy2D(struct MEMCPY2D *p_copy) {
     void *f = npu_front_load(465);
     if (f == NULL)
         return (drvError_t)npu_front_fail(465);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemcpy2D))f)(p_copy));
 }
 
@@ -7938,6 +8399,7 @@ static NPU_FRONT_COLD drvError_t load_halSdmaCopy(DVdeviceptr dst, size_t dst_si
     void *f = npu_front_load(466);
     if (f == NULL)
         return (drvError_t)npu_front_fail(466);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halSdmaCopy))f)(dst, dst_size, src, len));
 }
 
@@ -7953,6 +8415,7 @@ static NPU_FRONT_COLD DVresult load_drvMemsetD8(DVdeviceptr dst, size_t destMax,
     void *f = npu_front_load(467);
     if (f == NULL)
         return (DVresult)npu_front_fail(467);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(DVresult, ((__typeof__(&drvMemsetD8))f)(dst, destMax, value, num));
 }
 
@@ -7968,6 +8431,7 @@ static NPU_FRONT_COLD DVresult load_drvMemGetAttribute(DVdeviceptr vptr, struct 
     void *f = npu_front_load(468);
     if (f == NULL)
         return (DVresult)npu_front_fail(468);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(DVresult, ((__typeof__(&drvMemGetAttribute))f)(vptr, attr));
 }
 
@@ -7983,6 +8447,7 @@ static NPU_FRONT_COLD drvError_t load_halMemGetAddressRange(DVdeviceptr ptr, DVd
     void *f = npu_front_load(469);
     if (f == NULL)
         return (drvError_t)npu_front_fail(469);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemGetAddressRange))f)(ptr, pbase, psize));
 }
 
@@ -7998,6 +8463,7 @@ static NPU_FRONT_COLD drvError_t load_halMemAddressReserve(void **ptr, size_t si
     void *f = npu_front_load(470);
     if (f == NULL)
         return (drvError_t)npu_front_fail(470);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemAddressReserve))f)(ptr, size, alignment, addr, flag));
 }
 
@@ -8013,6 +8479,7 @@ static NPU_FRONT_COLD drvError_t load_halMemAddressFree(void *ptr) {
     void *f = npu_front_load(471);
     if (f == NULL)
         return (drvError_t)npu_front_fail(471);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemAddressFree))f)(ptr));
 }
 
@@ -8028,6 +8495,7 @@ static NPU_FRONT_COLD drvError_t load_halMemCreate(drv_mem_handle_t **handle, si
     void *f = npu_front_load(472);
     if (f == NULL)
         return (drvError_t)npu_front_fail(472);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemCreate))f)(handle, size, prop, flag));
 }
 
@@ -8043,6 +8511,7 @@ static NPU_FRONT_COLD drvError_t load_halMemRelease(drv_mem_handle_t *handle) {
     void *f = npu_front_load(473);
     if (f == NULL)
         return (drvError_t)npu_front_fail(473);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemRelease))f)(handle));
 }
 
@@ -8058,6 +8527,7 @@ static NPU_FRONT_COLD drvError_t load_halMemRetainAllocationHandle(drv_mem_handl
     void *f = npu_front_load(474);
     if (f == NULL)
         return (drvError_t)npu_front_fail(474);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemRetainAllocationHandle))f)(handle, ptr));
 }
 
@@ -8073,6 +8543,7 @@ static NPU_FRONT_COLD drvError_t load_halMemMap(void *ptr, size_t size, size_t o
     void *f = npu_front_load(475);
     if (f == NULL)
         return (drvError_t)npu_front_fail(475);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemMap))f)(ptr, size, offset, handle, flag));
 }
 
@@ -8088,6 +8559,7 @@ static NPU_FRONT_COLD drvError_t load_halMemUnmap(void *ptr) {
     void *f = npu_front_load(476);
     if (f == NULL)
         return (drvError_t)npu_front_fail(476);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemUnmap))f)(ptr));
 }
 
@@ -8103,6 +8575,7 @@ static NPU_FRONT_COLD drvError_t load_halMemSetAccess(void *ptr, size_t size, st
     void *f = npu_front_load(477);
     if (f == NULL)
         return (drvError_t)npu_front_fail(477);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemSetAccess))f)(ptr, size, desc, count));
 }
 
@@ -8118,6 +8591,7 @@ static NPU_FRONT_COLD drvError_t load_halMemGetAccess(void *ptr, struct drv_mem_
     void *f = npu_front_load(478);
     if (f == NULL)
         return (drvError_t)npu_front_fail(478);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemGetAccess))f)(ptr, location, flags));
 }
 
@@ -8133,6 +8607,7 @@ static NPU_FRONT_COLD drvError_t load_halMemGetAllocationGranularity(const struc
     void *f = npu_front_load(479);
     if (f == NULL)
         return (drvError_t)npu_front_fail(479);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemGetAllocationGranularity))f)(prop, option, granularity));
 }
 
@@ -8148,6 +8623,7 @@ static NPU_FRONT_COLD drvError_t load_halMemGetAllocationPropertiesFromHandle(st
     void *f = npu_front_load(480);
     if (f == NULL)
         return (drvError_t)npu_front_fail(480);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemGetAllocationPropertiesFromHandle))f)(prop, handle));
 }
 
@@ -8163,6 +8639,7 @@ static NPU_FRONT_COLD drvError_t load_halMemExportToShareableHandle(drv_mem_hand
     void *f = npu_front_load(481);
     if (f == NULL)
         return (drvError_t)npu_front_fail(481);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemExportToShareableHandle))f)(handle, handle_type, flags, shareable_handle));
 }
 
@@ -8178,6 +8655,7 @@ static NPU_FRONT_COLD drvError_t load_halMemExportToShareableHandleV2(drv_mem_ha
     void *f = npu_front_load(482);
     if (f == NULL)
         return (drvError_t)npu_front_fail(482);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemExportToShareableHandleV2))f)(handle, handle_type, flags, share_handle));
 }
 
@@ -8193,6 +8671,7 @@ static NPU_FRONT_COLD drvError_t load_halMemImportFromShareableHandle(uint64_t s
     void *f = npu_front_load(483);
     if (f == NULL)
         return (drvError_t)npu_front_fail(483);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemImportFromShareableHandle))f)(shareable_handle, devid, handle));
 }
 
@@ -8208,6 +8687,7 @@ static NPU_FRONT_COLD drvError_t load_halMemImportFromShareableHandleV2(drv_mem_
     void *f = npu_front_load(484);
     if (f == NULL)
         return (drvError_t)npu_front_fail(484);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemImportFromShareableHandleV2))f)(handle_type, share_handle, devid, handle));
 }
 
@@ -8223,6 +8703,7 @@ static NPU_FRONT_COLD drvError_t load_halMemSetPidToShareableHandle(uint64_t sha
     void *f = npu_front_load(485);
     if (f == NULL)
         return (drvError_t)npu_front_fail(485);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemSetPidToShareableHandle))f)(shareable_handle, pid, pid_num));
 }
 
@@ -8238,6 +8719,7 @@ static NPU_FRONT_COLD DVresult load_halShmemCreateHandle(DVdeviceptr vptr, size_
     void *f = npu_front_load(486);
     if (f == NULL)
         return (DVresult)npu_front_fail(486);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(DVresult, ((__typeof__(&halShmemCreateHandle))f)(vptr, byte_count, name, name_len));
 }
 
@@ -8253,6 +8735,7 @@ static NPU_FRONT_COLD DVresult load_halShmemDestroyHandle(const char *name) {
     void *f = npu_front_load(487);
     if (f == NULL)
         return (DVresult)npu_front_fail(487);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(DVresult, ((__typeof__(&halShmemDestroyHandle))f)(name));
 }
 
@@ -8268,6 +8751,7 @@ static NPU_FRONT_COLD DVresult load_halShmemSetPidHandle(const char *name, int p
     void *f = npu_front_load(488);
     if (f == NULL)
         return (DVresult)npu_front_fail(488);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(DVresult, ((__typeof__(&halShmemSetPidHandle))f)(name, pid, num));
 }
 
@@ -8283,6 +8767,7 @@ static NPU_FRONT_COLD DVresult load_halShmemOpenHandle(const char *name, DVdevic
     void *f = npu_front_load(489);
     if (f == NULL)
         return (DVresult)npu_front_fail(489);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(DVresult, ((__typeof__(&halShmemOpenHandle))f)(name, vptr));
 }
 
@@ -8298,6 +8783,7 @@ static NPU_FRONT_COLD DVresult load_halShmemOpenHandleByDevId(DVdevice dev_id, c
     void *f = npu_front_load(490);
     if (f == NULL)
         return (DVresult)npu_front_fail(490);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(DVresult, ((__typeof__(&halShmemOpenHandleByDevId))f)(dev_id, name, vptr));
 }
 
@@ -8313,6 +8799,7 @@ static NPU_FRONT_COLD DVresult load_halShmemCloseHandle(DVdeviceptr vptr) {
     void *f = npu_front_load(491);
     if (f == NULL)
         return (DVresult)npu_front_fail(491);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(DVresult, ((__typeof__(&halShmemCloseHandle))f)(vptr));
 }
 
@@ -8328,6 +8815,7 @@ static NPU_FRONT_COLD DVresult load_halShmemSetAttribute(const char *name, uint3
     void *f = npu_front_load(492);
     if (f == NULL)
         return (DVresult)npu_front_fail(492);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(DVresult, ((__typeof__(&halShmemSetAttribute))f)(name, type, attr));
 }
 
@@ -8343,6 +8831,7 @@ static NPU_FRONT_COLD DVresult load_halShmemGetAttribute(const char *name, enum 
     void *f = npu_front_load(493);
     if (f == NULL)
         return (DVresult)npu_front_fail(493);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(DVresult, ((__typeof__(&halShmemGetAttribute))f)(name, type, attr));
 }
 
@@ -8358,6 +8847,7 @@ static NPU_FRONT_COLD drvError_t load_halMemAgentOpen(uint32_t devid, uint32_t f
     void *f = npu_front_load(494);
     if (f == NULL)
         return (drvError_t)npu_front_fail(494);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemAgentOpen))f)(devid, flag));
 }
 
@@ -8373,6 +8863,7 @@ static NPU_FRONT_COLD drvError_t load_halMemAgentClose(uint32_t devid, uint32_t 
     void *f = npu_front_load(495);
     if (f == NULL)
         return (drvError_t)npu_front_fail(495);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemAgentClose))f)(devid, flag));
 }
 
@@ -8388,6 +8879,7 @@ static NPU_FRONT_COLD drvError_t load_halHostRegister(void *src_ptr, UINT64 size
     void *f = npu_front_load(496);
     if (f == NULL)
         return (drvError_t)npu_front_fail(496);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halHostRegister))f)(src_ptr, size, flag, devid, dst_ptr));
 }
 
@@ -8403,6 +8895,7 @@ static NPU_FRONT_COLD drvError_t load_halHostUnregister(void *src_ptr, UINT32 de
     void *f = npu_front_load(497);
     if (f == NULL)
         return (drvError_t)npu_front_fail(497);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halHostUnregister))f)(src_ptr, devid));
 }
 
@@ -8418,6 +8911,7 @@ static NPU_FRONT_COLD drvError_t load_halHostUnregisterEx(void *src_ptr, UINT32 
     void *f = npu_front_load(498);
     if (f == NULL)
         return (drvError_t)npu_front_fail(498);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halHostUnregisterEx))f)(src_ptr, devid, flag));
 }
 
@@ -8433,6 +8927,7 @@ static NPU_FRONT_COLD drvError_t load_halMemHostGetDevPointer(void *src_ptr, uin
     void *f = npu_front_load(499);
     if (f == NULL)
         return (drvError_t)npu_front_fail(499);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemHostGetDevPointer))f)(src_ptr, devid, dst_ptr));
 }
 
@@ -8448,6 +8943,7 @@ static NPU_FRONT_COLD drvError_t load_halHostRegisterCapabilities(uint32_t devid
     void *f = npu_front_load(500);
     if (f == NULL)
         return (drvError_t)npu_front_fail(500);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halHostRegisterCapabilities))f)(devid, acc_module_type, mem_map_cap));
 }
 
@@ -8463,6 +8959,7 @@ static NPU_FRONT_COLD drvError_t load_halMemManagedAdvise(DVdeviceptr ptr, size_
     void *f = npu_front_load(501);
     if (f == NULL)
         return (drvError_t)npu_front_fail(501);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halMemManagedAdvise))f)(ptr, size, advise, location));
 }
 
@@ -8478,6 +8975,7 @@ static NPU_FRONT_COLD DVresult load_halMemManagedPrefetch(DVdeviceptr ptr, size_
     void *f = npu_front_load(502);
     if (f == NULL)
         return (DVresult)npu_front_fail(502);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(DVresult, ((__typeof__(&halMemManagedPrefetch))f)(ptr, size, location, flags));
 }
 
@@ -8493,6 +8991,7 @@ static NPU_FRONT_COLD DVresult load_halMemManagedPrefetchBatch(DVdeviceptr *ptrs
     void *f = npu_front_load(503);
     if (f == NULL)
         return (DVresult)npu_front_fail(503);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(DVresult, ((__typeof__(&halMemManagedPrefetchBatch))f)(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags));
 }
 
@@ -8508,6 +9007,7 @@ static NPU_FRONT_COLD drvError_t load_halGetMemUsageInfo(uint32_t dev_id, struct
     void *f = npu_front_load(504);
     if (f == NULL)
         return (drvError_t)npu_front_fail(504);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halGetMemUsageInfo))f)(dev_id, mem_usage, in_num, out_num));
 }
 
@@ -8523,6 +9023,7 @@ static NPU_FRONT_COLD drvError_t load_halSetMemSharing(struct drvMemSharingPara 
     void *f = npu_front_load(505);
     if (f == NULL)
         return (drvError_t)npu_front_fail(505);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halSetMemSharing))f)(para));
 }
 
@@ -8538,6 +9039,7 @@ static NPU_FRONT_COLD drvError_t load_drvGetDevNum(uint32_t *num_dev) {
     void *f = npu_front_load(506);
     if (f == NULL)
         return (drvError_t)npu_front_fail(506);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&drvGetDevNum))f)(num_dev));
 }
 
@@ -8553,6 +9055,7 @@ static NPU_FRONT_COLD drvError_t load_drvGetDevIDs(uint32_t *devices, uint32_t l
     void *f = npu_front_load(507);
     if (f == NULL)
         return (drvError_t)npu_front_fail(507);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&drvGetDevIDs))f)(devices, len));
 }
 
@@ -8568,6 +9071,7 @@ static NPU_FRONT_COLD drvError_t load_drvGetDeviceLocalIDs(uint32_t *devices, ui
     void *f = npu_front_load(508);
     if (f == NULL)
         return (drvError_t)npu_front_fail(508);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&drvGetDeviceLocalIDs))f)(devices, len));
 }
 
@@ -8583,6 +9087,7 @@ static NPU_FRONT_COLD drvError_t load_drvDeviceGetPhyIdByIndex(uint32_t devIndex
     void *f = npu_front_load(509);
     if (f == NULL)
         return (drvError_t)npu_front_fail(509);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&drvDeviceGetPhyIdByIndex))f)(devIndex, phyId));
 }
 
@@ -8598,6 +9103,7 @@ static NPU_FRONT_COLD drvError_t load_drvDeviceGetIndexByPhyId(uint32_t phyId, u
     void *f = npu_front_load(510);
     if (f == NULL)
         return (drvError_t)npu_front_fail(510);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&drvDeviceGetIndexByPhyId))f)(phyId, devIndex));
 }
 
@@ -8613,6 +9119,7 @@ static NPU_FRONT_COLD drvError_t load_drvGetPlatformInfo(uint32_t *info) {
     void *f = npu_front_load(511);
     if (f == NULL)
         return (drvError_t)npu_front_fail(511);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&drvGetPlatformInfo))f)(info));
 }
 
@@ -8628,6 +9135,7 @@ static NPU_FRONT_COLD drvError_t load_halGetAPIVersion(int *halAPIVersion) {
     void *f = npu_front_load(512);
     if (f == NULL)
         return (drvError_t)npu_front_fail(512);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halGetAPIVersion))f)(halAPIVersion));
 }
 
@@ -8643,6 +9151,7 @@ static NPU_FRONT_COLD drvError_t load_halGetDeviceInfo(uint32_t devId, int32_t m
     void *f = npu_front_load(513);
     if (f == NULL)
         return (drvError_t)npu_front_fail(513);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halGetDeviceInfo))f)(devId, moduleType, infoType, value));
 }
 
@@ -8658,6 +9167,7 @@ static NPU_FRONT_COLD drvError_t load_halGetDeviceInfoByBuff(uint32_t devId, int
     void *f = npu_front_load(514);
     if (f == NULL)
         return (drvError_t)npu_front_fail(514);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halGetDeviceInfoByBuff))f)(devId, moduleType, infoType, buf, size));
 }
 
@@ -8673,6 +9183,7 @@ static NPU_FRONT_COLD drvError_t load_halSetDeviceInfoByBuff(uint32_t devId, int
     void *f = npu_front_load(515);
     if (f == NULL)
         return (drvError_t)npu_front_fail(515);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halSetDeviceInfoByBuff))f)(devId, moduleType, infoType, buf, size));
 }
 
@@ -8688,6 +9199,7 @@ static NPU_FRONT_COLD drvError_t load_halGetSocVersion(uint32_t devId, char *soc
     void *f = npu_front_load(516);
     if (f == NULL)
         return (drvError_t)npu_front_fail(516);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halGetSocVersion))f)(devId, socVersion, len));
 }
 
@@ -8703,6 +9215,7 @@ static NPU_FRONT_COLD drvError_t load_halGetChipInfo(unsigned int devId, halChip
     void *f = npu_front_load(517);
     if (f == NULL)
         return (drvError_t)npu_front_fail(517);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halGetChipInfo))f)(devId, chipInfo));
 }
 
@@ -8718,6 +9231,7 @@ static NPU_FRONT_COLD drvError_t load_halGetDevNumEx(uint32_t hw_type, uint32_t 
     void *f = npu_front_load(518);
     if (f == NULL)
         return (drvError_t)npu_front_fail(518);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halGetDevNumEx))f)(hw_type, devNum));
 }
 
@@ -8733,6 +9247,7 @@ static NPU_FRONT_COLD drvError_t load_halGetVdevNum(uint32_t *num_dev) {
     void *f = npu_front_load(519);
     if (f == NULL)
         return (drvError_t)npu_front_fail(519);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halGetVdevNum))f)(num_dev));
 }
 
@@ -8748,6 +9263,7 @@ static NPU_FRONT_COLD bool load_halSupportFeature(uint32_t devId, drvFeature_t t
     void *f = npu_front_load(520);
     if (f == NULL)
         return ((void)npu_front_fail(520), false);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(bool, ((__typeof__(&halSupportFeature))f)(devId, type));
 }
 
@@ -8763,6 +9279,7 @@ static NPU_FRONT_COLD drvError_t load_halResourceInfoQuery(uint32_t devId, uint3
     void *f = npu_front_load(521);
     if (f == NULL)
         return (drvError_t)npu_front_fail(521);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halResourceInfoQuery))f)(devId, tsId, type, info));
 }
 
@@ -8778,6 +9295,7 @@ static NPU_FRONT_COLD drvError_t load_halGetChipCapability(uint32_t devId, struc
     void *f = npu_front_load(522);
     if (f == NULL)
         return (drvError_t)npu_front_fail(522);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halGetChipCapability))f)(devId, info));
 }
 
@@ -8793,6 +9311,7 @@ static NPU_FRONT_COLD drvError_t load_halGetDeviceSplitMode(unsigned int dev_id,
     void *f = npu_front_load(523);
     if (f == NULL)
         return (drvError_t)npu_front_fail(523);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halGetDeviceSplitMode))f)(dev_id, mode));
 }
 
@@ -8808,6 +9327,7 @@ static NPU_FRONT_COLD drvError_t load_halDeviceCanAccessPeer(int *canAccessPeer,
     void *f = npu_front_load(524);
     if (f == NULL)
         return (drvError_t)npu_front_fail(524);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halDeviceCanAccessPeer))f)(canAccessPeer, dev, peer_dev));
 }
 
@@ -8823,6 +9343,7 @@ static NPU_FRONT_COLD drvError_t load_halDeviceEnableP2P(uint32_t dev, uint32_t 
     void *f = npu_front_load(525);
     if (f == NULL)
         return (drvError_t)npu_front_fail(525);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halDeviceEnableP2P))f)(dev, peer_dev, flag));
 }
 
@@ -8838,6 +9359,7 @@ static NPU_FRONT_COLD drvError_t load_halDeviceDisableP2P(uint32_t dev, uint32_t
     void *f = npu_front_load(526);
     if (f == NULL)
         return (drvError_t)npu_front_fail(526);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halDeviceDisableP2P))f)(dev, peer_dev, flag));
 }
 
@@ -8853,6 +9375,7 @@ static NPU_FRONT_COLD int load_drvMemDeviceOpen(unsigned int devid, int devfd) {
     void *f = npu_front_load(527);
     if (f == NULL)
         return ((void)npu_front_fail(527), (int)0);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(int, ((__typeof__(&drvMemDeviceOpen))f)(devid, devfd));
 }
 
@@ -8868,6 +9391,7 @@ static NPU_FRONT_COLD int load_drvMemDeviceClose(unsigned int devid) {
     void *f = npu_front_load(528);
     if (f == NULL)
         return ((void)npu_front_fail(528), (int)0);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(int, ((__typeof__(&drvMemDeviceClose))f)(devid));
 }
 
@@ -8883,6 +9407,7 @@ static NPU_FRONT_COLD DVresult load_halMemManagedRangeGetAttributes(void **data,
     void *f = npu_front_load(529);
     if (f == NULL)
         return (DVresult)npu_front_fail(529);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(DVresult, ((__typeof__(&halMemManagedRangeGetAttributes))f)(data, dataSizes, attributes, numAttributes, devPtr, count));
 }
 
@@ -8898,6 +9423,7 @@ static NPU_FRONT_COLD int load_halMbufAlloc(uint64_t size, Mbuf **mbuf) {
     void *f = npu_front_load(530);
     if (f == NULL)
         return ((void)npu_front_fail(530), (int)0);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(int, ((__typeof__(&halMbufAlloc))f)(size, mbuf));
 }
 
@@ -8913,6 +9439,7 @@ static NPU_FRONT_COLD int load_halMbufFree(Mbuf *mbuf) {
     void *f = npu_front_load(531);
     if (f == NULL)
         return ((void)npu_front_fail(531), (int)0);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(int, ((__typeof__(&halMbufFree))f)(mbuf));
 }
 
@@ -8928,6 +9455,7 @@ static NPU_FRONT_COLD int load_halMbufGetBuffAddr(Mbuf *mbuf, void **buf) {
     void *f = npu_front_load(532);
     if (f == NULL)
         return ((void)npu_front_fail(532), (int)0);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(int, ((__typeof__(&halMbufGetBuffAddr))f)(mbuf, buf));
 }
 
@@ -8943,6 +9471,7 @@ static NPU_FRONT_COLD int load_halMbufGetBuffSize(Mbuf *mbuf, uint64_t *totalSiz
     void *f = npu_front_load(533);
     if (f == NULL)
         return ((void)npu_front_fail(533), (int)0);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(int, ((__typeof__(&halMbufGetBuffSize))f)(mbuf, totalSize));
 }
 
@@ -8958,6 +9487,7 @@ static NPU_FRONT_COLD int load_halMbufGetDataLen(Mbuf *mbuf, uint64_t *len) {
     void *f = npu_front_load(534);
     if (f == NULL)
         return ((void)npu_front_fail(534), (int)0);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(int, ((__typeof__(&halMbufGetDataLen))f)(mbuf, len));
 }
 
@@ -8973,6 +9503,7 @@ static NPU_FRONT_COLD int load_halMbufSetDataLen(Mbuf *mbuf, uint64_t len) {
     void *f = npu_front_load(535);
     if (f == NULL)
         return ((void)npu_front_fail(535), (int)0);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(int, ((__typeof__(&halMbufSetDataLen))f)(mbuf, len));
 }
 
@@ -8988,6 +9519,7 @@ static NPU_FRONT_COLD int load_halMbufGetPrivInfo(Mbuf *mbuf, void **priv, unsig
     void *f = npu_front_load(536);
     if (f == NULL)
         return ((void)npu_front_fail(536), (int)0);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(int, ((__typeof__(&halMbufGetPrivInfo))f)(mbuf, priv, size));
 }
 
@@ -9003,6 +9535,7 @@ static NPU_FRONT_COLD int load_halMbufCopyRef(Mbuf *mbuf, Mbuf **newMbuf) {
     void *f = npu_front_load(537);
     if (f == NULL)
         return ((void)npu_front_fail(537), (int)0);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(int, ((__typeof__(&halMbufCopyRef))f)(mbuf, newMbuf));
 }
 
@@ -9018,6 +9551,7 @@ static NPU_FRONT_COLD int load_halMbufChainAppend(Mbuf *mbufChainHead, Mbuf *mbu
     void *f = npu_front_load(538);
     if (f == NULL)
         return ((void)npu_front_fail(538), (int)0);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(int, ((__typeof__(&halMbufChainAppend))f)(mbufChainHead, mbuf));
 }
 
@@ -9033,6 +9567,7 @@ static NPU_FRONT_COLD int load_halMbufChainGetMbufNum(Mbuf *mbufChainHead, unsig
     void *f = npu_front_load(539);
     if (f == NULL)
         return ((void)npu_front_fail(539), (int)0);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(int, ((__typeof__(&halMbufChainGetMbufNum))f)(mbufChainHead, num));
 }
 
@@ -9048,6 +9583,7 @@ static NPU_FRONT_COLD int load_halMbufChainGetMbuf(Mbuf *mbufChainHead, unsigned
     void *f = npu_front_load(540);
     if (f == NULL)
         return ((void)npu_front_fail(540), (int)0);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(int, ((__typeof__(&halMbufChainGetMbuf))f)(mbufChainHead, index, mbuf));
 }
 
@@ -9063,6 +9599,7 @@ static NPU_FRONT_COLD drvError_t load_halQueueInit(unsigned int devId) {
     void *f = npu_front_load(541);
     if (f == NULL)
         return (drvError_t)npu_front_fail(541);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halQueueInit))f)(devId));
 }
 
@@ -9078,6 +9615,7 @@ static NPU_FRONT_COLD drvError_t load_halQueueCreate(unsigned int devId, const Q
     void *f = npu_front_load(542);
     if (f == NULL)
         return (drvError_t)npu_front_fail(542);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halQueueCreate))f)(devId, queAttr, qid));
 }
 
@@ -9093,6 +9631,7 @@ static NPU_FRONT_COLD drvError_t load_halQueueDestroy(unsigned int devId, unsign
     void *f = npu_front_load(543);
     if (f == NULL)
         return (drvError_t)npu_front_fail(543);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halQueueDestroy))f)(devId, qid));
 }
 
@@ -9108,6 +9647,7 @@ static NPU_FRONT_COLD drvError_t load_halQueueEnQueue(unsigned int devId, unsign
     void *f = npu_front_load(544);
     if (f == NULL)
         return (drvError_t)npu_front_fail(544);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halQueueEnQueue))f)(devId, qid, mbuf));
 }
 
@@ -9123,6 +9663,7 @@ static NPU_FRONT_COLD drvError_t load_halQueueDeQueue(unsigned int devId, unsign
     void *f = npu_front_load(545);
     if (f == NULL)
         return (drvError_t)npu_front_fail(545);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halQueueDeQueue))f)(devId, qid, mbuf));
 }
 
@@ -9138,6 +9679,7 @@ static NPU_FRONT_COLD drvError_t load_halQueuePeek(unsigned int devId, unsigned 
     void *f = npu_front_load(546);
     if (f == NULL)
         return (drvError_t)npu_front_fail(546);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(drvError_t, ((__typeof__(&halQueuePeek))f)(devId, qid, buf_len, timeout));
 }
 
@@ -9153,6 +9695,7 @@ static NPU_FRONT_COLD rtError_t load_rtRegTaskFailCallbackByModule(const char_t*
     void *f = npu_front_load(566);
     if (f == NULL)
         return (rtError_t)npu_front_fail(566);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtRegTaskFailCallbackByModule))f)(moduleName, callback));
 }
 
@@ -9168,6 +9711,7 @@ static NPU_FRONT_COLD rtError_t load_rtGetSocSpec(const char* label, const char*
     void *f = npu_front_load(567);
     if (f == NULL)
         return (rtError_t)npu_front_fail(567);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetSocSpec))f)(label, key, val, maxLen));
 }
 
@@ -9183,6 +9727,7 @@ static NPU_FRONT_COLD rtError_t load_rtStreamSetMode(rtStream_t stm, const uint6
     void *f = npu_front_load(568);
     if (f == NULL)
         return (rtError_t)npu_front_fail(568);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamSetMode))f)(stm, stmMode));
 }
 
@@ -9198,6 +9743,7 @@ static NPU_FRONT_COLD rtError_t load_rtSetDeviceWithoutTsd(int32_t devId) {
     void *f = npu_front_load(569);
     if (f == NULL)
         return (rtError_t)npu_front_fail(569);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetDeviceWithoutTsd))f)(devId));
 }
 
@@ -9213,6 +9759,7 @@ static NPU_FRONT_COLD rtError_t load_rtGetDevMsg(rtGetDevMsgType_t getMsgType, r
     void *f = npu_front_load(570);
     if (f == NULL)
         return (rtError_t)npu_front_fail(570);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetDevMsg))f)(getMsgType, callback));
 }
 
@@ -9228,6 +9775,7 @@ static NPU_FRONT_COLD rtError_t load_rtGetDeviceInfo(uint32_t deviceId, int32_t 
     void *f = npu_front_load(571);
     if (f == NULL)
         return (rtError_t)npu_front_fail(571);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetDeviceInfo))f)(deviceId, moduleType, infoType, val));
 }
 
@@ -9243,6 +9791,7 @@ static NPU_FRONT_COLD rtError_t load_rtsDeviceGetCapability(int32_t deviceId, in
     void *f = npu_front_load(572);
     if (f == NULL)
         return (rtError_t)npu_front_fail(572);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsDeviceGetCapability))f)(deviceId, devFeatureType, val));
 }
 
@@ -9258,6 +9807,7 @@ static NPU_FRONT_COLD rtError_t load_rtEnableP2P(uint32_t devIdDes, uint32_t phy
     void *f = npu_front_load(573);
     if (f == NULL)
         return (rtError_t)npu_front_fail(573);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEnableP2P))f)(devIdDes, phyIdSrc, flag));
 }
 
@@ -9273,6 +9823,7 @@ static NPU_FRONT_COLD rtError_t load_rtDisableP2P(uint32_t devIdDes, uint32_t ph
     void *f = npu_front_load(574);
     if (f == NULL)
         return (rtError_t)npu_front_fail(574);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDisableP2P))f)(devIdDes, phyIdSrc));
 }
 
@@ -9288,6 +9839,7 @@ static NPU_FRONT_COLD rtError_t load_rtDeviceGetPCIBusId(const int32_t devId, ch
     void *f = npu_front_load(575);
     if (f == NULL)
         return (rtError_t)npu_front_fail(575);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceGetPCIBusId))f)(devId, pciBusId, len));
 }
 
@@ -9303,6 +9855,7 @@ static NPU_FRONT_COLD rtError_t load_rtDeviceGetByPCIBusId(const char* pciBusId,
     void *f = npu_front_load(576);
     if (f == NULL)
         return (rtError_t)npu_front_fail(576);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceGetByPCIBusId))f)(pciBusId, devId));
 }
 
@@ -9318,6 +9871,7 @@ static NPU_FRONT_COLD rtError_t load_rtGetAiCoreCount(uint32_t* aiCoreCnt) {
     void *f = npu_front_load(577);
     if (f == NULL)
         return (rtError_t)npu_front_fail(577);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetAiCoreCount))f)(aiCoreCnt));
 }
 
@@ -9333,6 +9887,7 @@ static NPU_FRONT_COLD rtError_t load_rtSetOpWaitTimeOut(uint32_t timeout) {
     void *f = npu_front_load(578);
     if (f == NULL)
         return (rtError_t)npu_front_fail(578);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetOpWaitTimeOut))f)(timeout));
 }
 
@@ -9348,6 +9903,7 @@ static NPU_FRONT_COLD rtError_t load_rtSetOpExecuteTimeOut(uint32_t timeout) {
     void *f = npu_front_load(579);
     if (f == NULL)
         return (rtError_t)npu_front_fail(579);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetOpExecuteTimeOut))f)(timeout));
 }
 
@@ -9363,6 +9919,7 @@ static NPU_FRONT_COLD rtError_t load_rtSetOpExecuteTimeOutWithMs(uint32_t timeou
     void *f = npu_front_load(580);
     if (f == NULL)
         return (rtError_t)npu_front_fail(580);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetOpExecuteTimeOutWithMs))f)(timeout));
 }
 
@@ -9378,6 +9935,7 @@ static NPU_FRONT_COLD rtError_t load_rtGetOpTimeOutInterval(uint64_t* interval) 
     void *f = npu_front_load(581);
     if (f == NULL)
         return (rtError_t)npu_front_fail(581);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetOpTimeOutInterval))f)(interval));
 }
 
@@ -9393,6 +9951,7 @@ static NPU_FRONT_COLD rtError_t load_rtSetOpExecuteTimeOutV2(uint64_t timeout, u
     void *f = npu_front_load(582);
     if (f == NULL)
         return (rtError_t)npu_front_fail(582);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetOpExecuteTimeOutV2))f)(timeout, actualTimeout));
 }
 
@@ -9408,6 +9967,7 @@ static NPU_FRONT_COLD rtError_t load_rtGetOpExecuteTimeoutV2(uint32_t* const tim
     void *f = npu_front_load(583);
     if (f == NULL)
         return (rtError_t)npu_front_fail(583);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetOpExecuteTimeoutV2))f)(timeout));
 }
 
@@ -9423,6 +9983,7 @@ static NPU_FRONT_COLD rtError_t load_rtGetLastError(rtLastErrLevel_t level) {
     void *f = npu_front_load(584);
     if (f == NULL)
         return (rtError_t)npu_front_fail(584);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetLastError))f)(level));
 }
 
@@ -9438,6 +9999,7 @@ static NPU_FRONT_COLD rtError_t load_rtPeekAtLastError(rtLastErrLevel_t level) {
     void *f = npu_front_load(585);
     if (f == NULL)
         return (rtError_t)npu_front_fail(585);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtPeekAtLastError))f)(level));
 }
 
@@ -9453,6 +10015,7 @@ static NPU_FRONT_COLD rtError_t load_rtCtxCreateEx(rtContext_t* createCtx, uint3
     void *f = npu_front_load(586);
     if (f == NULL)
         return (rtError_t)npu_front_fail(586);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCtxCreateEx))f)(createCtx, flags, devId));
 }
 
@@ -9468,6 +10031,7 @@ static NPU_FRONT_COLD rtError_t load_rtCtxDestroyEx(rtContext_t destroyCtx) {
     void *f = npu_front_load(587);
     if (f == NULL)
         return (rtError_t)npu_front_fail(587);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCtxDestroyEx))f)(destroyCtx));
 }
 
@@ -9483,6 +10047,7 @@ static NPU_FRONT_COLD rtError_t load_rtCtxSetCurrent(rtContext_t currentCtx) {
     void *f = npu_front_load(588);
     if (f == NULL)
         return (rtError_t)npu_front_fail(588);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCtxSetCurrent))f)(currentCtx));
 }
 
@@ -9498,6 +10063,7 @@ static NPU_FRONT_COLD rtError_t load_rtCtxGetCurrent(rtContext_t* currentCtx) {
     void *f = npu_front_load(589);
     if (f == NULL)
         return (rtError_t)npu_front_fail(589);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCtxGetCurrent))f)(currentCtx));
 }
 
@@ -9513,6 +10079,7 @@ static NPU_FRONT_COLD rtError_t load_rtSetGroup(int32_t groupId) {
     void *f = npu_front_load(590);
     if (f == NULL)
         return (rtError_t)npu_front_fail(590);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetGroup))f)(groupId));
 }
 
@@ -9528,6 +10095,7 @@ static NPU_FRONT_COLD rtError_t load_rtGetGroupInfo(int32_t groupId, rtGroupInfo
     void *f = npu_front_load(591);
     if (f == NULL)
         return (rtError_t)npu_front_fail(591);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetGroupInfo))f)(groupId, groupInfo, cnt));
 }
 
@@ -9543,6 +10111,7 @@ static NPU_FRONT_COLD rtError_t load_rtGetGroupCount(uint32_t* cnt) {
     void *f = npu_front_load(592);
     if (f == NULL)
         return (rtError_t)npu_front_fail(592);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetGroupCount))f)(cnt));
 }
 
@@ -9558,6 +10127,7 @@ static NPU_FRONT_COLD rtError_t load_rtCtxSetSysParamOpt(const rtSysParamOpt con
     void *f = npu_front_load(593);
     if (f == NULL)
         return (rtError_t)npu_front_fail(593);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCtxSetSysParamOpt))f)(configOpt, configVal));
 }
 
@@ -9573,6 +10143,7 @@ static NPU_FRONT_COLD rtError_t load_rtCtxGetSysParamOpt(const rtSysParamOpt con
     void *f = npu_front_load(594);
     if (f == NULL)
         return (rtError_t)npu_front_fail(594);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCtxGetSysParamOpt))f)(configOpt, configVal));
 }
 
@@ -9588,6 +10159,7 @@ static NPU_FRONT_COLD rtError_t load_rtGetDeviceCount(int32_t* cnt) {
     void *f = npu_front_load(595);
     if (f == NULL)
         return (rtError_t)npu_front_fail(595);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetDeviceCount))f)(cnt));
 }
 
@@ -9603,6 +10175,7 @@ static NPU_FRONT_COLD rtError_t load_rtSetDevice(int32_t devId) {
     void *f = npu_front_load(596);
     if (f == NULL)
         return (rtError_t)npu_front_fail(596);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetDevice))f)(devId));
 }
 
@@ -9618,6 +10191,7 @@ static NPU_FRONT_COLD rtError_t load_rtGetDevicePhyIdByIndex(uint32_t devIndex, 
     void *f = npu_front_load(597);
     if (f == NULL)
         return (rtError_t)npu_front_fail(597);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetDevicePhyIdByIndex))f)(devIndex, phyId));
 }
 
@@ -9633,6 +10207,7 @@ static NPU_FRONT_COLD rtError_t load_rtDeviceCanAccessPeer(int32_t* canAccessPee
     void *f = npu_front_load(598);
     if (f == NULL)
         return (rtError_t)npu_front_fail(598);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceCanAccessPeer))f)(canAccessPeer, devId, peerDevice));
 }
 
@@ -9648,6 +10223,7 @@ static NPU_FRONT_COLD rtError_t load_rtDeviceGetBareTgid(uint32_t* pid) {
     void *f = npu_front_load(599);
     if (f == NULL)
         return (rtError_t)npu_front_fail(599);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceGetBareTgid))f)(pid));
 }
 
@@ -9663,6 +10239,7 @@ static NPU_FRONT_COLD rtError_t load_rtGetDevice(int32_t* devId) {
     void *f = npu_front_load(600);
     if (f == NULL)
         return (rtError_t)npu_front_fail(600);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetDevice))f)(devId));
 }
 
@@ -9678,6 +10255,7 @@ static NPU_FRONT_COLD rtError_t load_rtDeviceReset(int32_t devId) {
     void *f = npu_front_load(601);
     if (f == NULL)
         return (rtError_t)npu_front_fail(601);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceReset))f)(devId));
 }
 
@@ -9693,6 +10271,7 @@ static NPU_FRONT_COLD rtError_t load_rtDeviceSetLimit(int32_t devId, rtLimitType
     void *f = npu_front_load(602);
     if (f == NULL)
         return (rtError_t)npu_front_fail(602);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceSetLimit))f)(devId, type, val));
 }
 
@@ -9708,6 +10287,7 @@ static NPU_FRONT_COLD rtError_t load_rtDeviceSynchronize(void) {
     void *f = npu_front_load(603);
     if (f == NULL)
         return (rtError_t)npu_front_fail(603);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceSynchronize))f)());
 }
 
@@ -9723,6 +10303,7 @@ static NPU_FRONT_COLD rtError_t load_rtDeviceSynchronizeWithTimeout(int32_t time
     void *f = npu_front_load(604);
     if (f == NULL)
         return (rtError_t)npu_front_fail(604);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceSynchronizeWithTimeout))f)(timeout));
 }
 
@@ -9738,6 +10319,7 @@ static NPU_FRONT_COLD rtError_t load_rtDeviceTaskAbort(int32_t devId, uint32_t t
     void *f = npu_front_load(605);
     if (f == NULL)
         return (rtError_t)npu_front_fail(605);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceTaskAbort))f)(devId, timeout));
 }
 
@@ -9753,6 +10335,7 @@ static NPU_FRONT_COLD rtError_t load_rtSetTSDevice(uint32_t tsId) {
     void *f = npu_front_load(606);
     if (f == NULL)
         return (rtError_t)npu_front_fail(606);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetTSDevice))f)(tsId));
 }
 
@@ -9768,6 +10351,7 @@ static NPU_FRONT_COLD rtError_t load_rtGetRunMode(rtRunMode* runMode) {
     void *f = npu_front_load(607);
     if (f == NULL)
         return (rtError_t)npu_front_fail(607);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetRunMode))f)(runMode));
 }
 
@@ -9783,6 +10367,7 @@ static NPU_FRONT_COLD rtError_t load_rtGetSocVersion(char_t* ver, const uint32_t
     void *f = npu_front_load(608);
     if (f == NULL)
         return (rtError_t)npu_front_fail(608);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetSocVersion))f)(ver, maxLen));
 }
 
@@ -9798,6 +10383,7 @@ static NPU_FRONT_COLD rtError_t load_rtCheckArchCompatibility(const char_t* omSo
     void *f = npu_front_load(609);
     if (f == NULL)
         return (rtError_t)npu_front_fail(609);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCheckArchCompatibility))f)(omSocVersion, canCompatible));
 }
 
@@ -9813,6 +10399,7 @@ static NPU_FRONT_COLD rtError_t load_rtDeviceStatusQuery(const uint32_t devId, r
     void *f = npu_front_load(610);
     if (f == NULL)
         return (rtError_t)npu_front_fail(610);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceStatusQuery))f)(devId, deviceStatus));
 }
 
@@ -9828,6 +10415,7 @@ static NPU_FRONT_COLD rtError_t load_rtDeviceResetWithoutTsd(int32_t devId) {
     void *f = npu_front_load(611);
     if (f == NULL)
         return (rtError_t)npu_front_fail(611);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceResetWithoutTsd))f)(devId));
 }
 
@@ -9843,6 +10431,7 @@ static NPU_FRONT_COLD rtError_t load_rtSetDeviceSatMode(rtFloatOverflowMode_t fl
     void *f = npu_front_load(612);
     if (f == NULL)
         return (rtError_t)npu_front_fail(612);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetDeviceSatMode))f)(floatOverflowMode));
 }
 
@@ -9858,6 +10447,7 @@ static NPU_FRONT_COLD rtError_t load_rtGetDeviceSatMode(rtFloatOverflowMode_t* f
     void *f = npu_front_load(613);
     if (f == NULL)
         return (rtError_t)npu_front_fail(613);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetDeviceSatMode))f)(floatOverflowMode));
 }
 
@@ -9873,6 +10463,7 @@ static NPU_FRONT_COLD rtError_t load_rtGetAllUtilizations(const int32_t devId, c
     void *f = npu_front_load(614);
     if (f == NULL)
         return (rtError_t)npu_front_fail(614);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetAllUtilizations))f)(devId, kind, util));
 }
 
@@ -9888,6 +10479,7 @@ static NPU_FRONT_COLD rtError_t load_rtSetDefaultDeviceId(const int32_t deviceId
     void *f = npu_front_load(615);
     if (f == NULL)
         return (rtError_t)npu_front_fail(615);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetDefaultDeviceId))f)(deviceId));
 }
 
@@ -9903,6 +10495,7 @@ static NPU_FRONT_COLD rtError_t load_rtDeviceResetForce(int32_t devId) {
     void *f = npu_front_load(616);
     if (f == NULL)
         return (rtError_t)npu_front_fail(616);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceResetForce))f)(devId));
 }
 
@@ -9918,6 +10511,7 @@ static NPU_FRONT_COLD rtError_t load_rtGetSysParamOpt(const rtSysParamOpt config
     void *f = npu_front_load(617);
     if (f == NULL)
         return (rtError_t)npu_front_fail(617);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetSysParamOpt))f)(configOpt, configVal));
 }
 
@@ -9933,6 +10527,7 @@ static NPU_FRONT_COLD rtError_t load_rtSetSysParamOpt(const rtSysParamOpt config
     void *f = npu_front_load(618);
     if (f == NULL)
         return (rtError_t)npu_front_fail(618);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetSysParamOpt))f)(configOpt, configVal));
 }
 
@@ -9948,6 +10543,7 @@ static NPU_FRONT_COLD rtError_t load_rtGetDeviceUuid(const int32_t devId, rtUuid
     void *f = npu_front_load(619);
     if (f == NULL)
         return (rtError_t)npu_front_fail(619);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetDeviceUuid))f)(devId, uuid));
 }
 
@@ -9963,6 +10559,7 @@ static NPU_FRONT_COLD rtError_t load_rtEventWorkModeSet(uint8_t mode) {
     void *f = npu_front_load(620);
     if (f == NULL)
         return (rtError_t)npu_front_fail(620);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventWorkModeSet))f)(mode));
 }
 
@@ -9978,6 +10575,7 @@ static NPU_FRONT_COLD rtError_t load_rtEventCreate(rtEvent_t* evt) {
     void *f = npu_front_load(621);
     if (f == NULL)
         return (rtError_t)npu_front_fail(621);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventCreate))f)(evt));
 }
 
@@ -9993,6 +10591,7 @@ static NPU_FRONT_COLD rtError_t load_rtEventCreateWithFlag(rtEvent_t* evt, uint3
     void *f = npu_front_load(622);
     if (f == NULL)
         return (rtError_t)npu_front_fail(622);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventCreateWithFlag))f)(evt, flag));
 }
 
@@ -10008,6 +10607,7 @@ static NPU_FRONT_COLD rtError_t load_rtEventCreateExWithFlag(rtEvent_t* evt, uin
     void *f = npu_front_load(623);
     if (f == NULL)
         return (rtError_t)npu_front_fail(623);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventCreateExWithFlag))f)(evt, flag));
 }
 
@@ -10023,6 +10623,7 @@ static NPU_FRONT_COLD rtError_t load_rtEventDestroy(rtEvent_t evt) {
     void *f = npu_front_load(624);
     if (f == NULL)
         return (rtError_t)npu_front_fail(624);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventDestroy))f)(evt));
 }
 
@@ -10038,6 +10639,7 @@ static NPU_FRONT_COLD rtError_t load_rtEventRecord(rtEvent_t evt, rtStream_t stm
     void *f = npu_front_load(625);
     if (f == NULL)
         return (rtError_t)npu_front_fail(625);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventRecord))f)(evt, stm));
 }
 
@@ -10053,6 +10655,7 @@ static NPU_FRONT_COLD rtError_t load_rtEventReset(rtEvent_t evt, rtStream_t stm)
     void *f = npu_front_load(626);
     if (f == NULL)
         return (rtError_t)npu_front_fail(626);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventReset))f)(evt, stm));
 }
 
@@ -10068,6 +10671,7 @@ static NPU_FRONT_COLD rtError_t load_rtEventSynchronize(rtEvent_t evt) {
     void *f = npu_front_load(627);
     if (f == NULL)
         return (rtError_t)npu_front_fail(627);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventSynchronize))f)(evt));
 }
 
@@ -10083,6 +10687,7 @@ static NPU_FRONT_COLD rtError_t load_rtEventSynchronizeWithTimeout(rtEvent_t evt
     void *f = npu_front_load(628);
     if (f == NULL)
         return (rtError_t)npu_front_fail(628);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventSynchronizeWithTimeout))f)(evt, timeout));
 }
 
@@ -10098,6 +10703,7 @@ static NPU_FRONT_COLD rtError_t load_rtEventQuery(rtEvent_t evt) {
     void *f = npu_front_load(629);
     if (f == NULL)
         return (rtError_t)npu_front_fail(629);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventQuery))f)(evt));
 }
 
@@ -10113,6 +10719,7 @@ static NPU_FRONT_COLD rtError_t load_rtEventQueryWaitStatus(rtEvent_t evt, rtEve
     void *f = npu_front_load(630);
     if (f == NULL)
         return (rtError_t)npu_front_fail(630);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventQueryWaitStatus))f)(evt, status));
 }
 
@@ -10128,6 +10735,7 @@ static NPU_FRONT_COLD rtError_t load_rtEventQueryStatus(rtEvent_t evt, rtEventSt
     void *f = npu_front_load(631);
     if (f == NULL)
         return (rtError_t)npu_front_fail(631);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventQueryStatus))f)(evt, status));
 }
 
@@ -10143,6 +10751,7 @@ static NPU_FRONT_COLD rtError_t load_rtEventElapsedTime(float32_t* timeInterval,
     void *f = npu_front_load(632);
     if (f == NULL)
         return (rtError_t)npu_front_fail(632);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventElapsedTime))f)(timeInterval, startEvent, endEvent));
 }
 
@@ -10158,6 +10767,7 @@ static NPU_FRONT_COLD rtError_t load_rtEventGetTimeStamp(uint64_t* timeStamp, rt
     void *f = npu_front_load(633);
     if (f == NULL)
         return (rtError_t)npu_front_fail(633);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventGetTimeStamp))f)(timeStamp, evt));
 }
 
@@ -10173,6 +10783,7 @@ static NPU_FRONT_COLD rtError_t load_rtGetFaultEvent(const int32_t deviceId, rtD
     void *f = npu_front_load(634);
     if (f == NULL)
         return (rtError_t)npu_front_fail(634);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetFaultEvent))f)(deviceId, filter, dmsEvent, len, eventCount));
 }
 
@@ -10188,6 +10799,7 @@ static NPU_FRONT_COLD rtError_t load_rtGetMemUceInfo(const uint32_t deviceId, rt
     void *f = npu_front_load(635);
     if (f == NULL)
         return (rtError_t)npu_front_fail(635);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetMemUceInfo))f)(deviceId, memUceInfo));
 }
 
@@ -10203,6 +10815,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemUceRepair(const uint32_t deviceId, rtM
     void *f = npu_front_load(636);
     if (f == NULL)
         return (rtError_t)npu_front_fail(636);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemUceRepair))f)(deviceId, memUceInfo));
 }
 
@@ -10218,6 +10831,7 @@ static NPU_FRONT_COLD rtError_t load_rtIpcGetEventHandle(rtEvent_t event, rtIpcE
     void *f = npu_front_load(637);
     if (f == NULL)
         return (rtError_t)npu_front_fail(637);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtIpcGetEventHandle))f)(event, handle));
 }
 
@@ -10233,6 +10847,7 @@ static NPU_FRONT_COLD rtError_t load_rtIpcOpenEventHandle(rtIpcEventHandle_t han
     void *f = npu_front_load(638);
     if (f == NULL)
         return (rtError_t)npu_front_fail(638);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtIpcOpenEventHandle))f)(handle, event));
 }
 
@@ -10248,6 +10863,7 @@ static NPU_FRONT_COLD rtError_t load_rtModelGetId(rtModel_t mdl, uint32_t* model
     void *f = npu_front_load(639);
     if (f == NULL)
         return (rtError_t)npu_front_fail(639);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelGetId))f)(mdl, modelId));
 }
 
@@ -10263,6 +10879,7 @@ static NPU_FRONT_COLD rtError_t load_rtStreamCreate(rtStream_t* stm, int32_t pri
     void *f = npu_front_load(640);
     if (f == NULL)
         return (rtError_t)npu_front_fail(640);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamCreate))f)(stm, priority));
 }
 
@@ -10278,6 +10895,7 @@ static NPU_FRONT_COLD rtError_t load_rtStreamCreateWithConfig(rtStream_t* stm, r
     void *f = npu_front_load(641);
     if (f == NULL)
         return (rtError_t)npu_front_fail(641);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamCreateWithConfig))f)(stm, handle));
 }
 
@@ -10293,6 +10911,7 @@ static NPU_FRONT_COLD rtError_t load_rtStreamGetPriority(const rtStream_t stm, u
     void *f = npu_front_load(642);
     if (f == NULL)
         return (rtError_t)npu_front_fail(642);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamGetPriority))f)(stm, priority));
 }
 
@@ -10308,6 +10927,7 @@ static NPU_FRONT_COLD rtError_t load_rtStreamGetFlags(const rtStream_t stm, uint
     void *f = npu_front_load(643);
     if (f == NULL)
         return (rtError_t)npu_front_fail(643);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamGetFlags))f)(stm, flags));
 }
 
@@ -10323,6 +10943,7 @@ static NPU_FRONT_COLD rtError_t load_rtStreamDestroy(rtStream_t stm) {
     void *f = npu_front_load(644);
     if (f == NULL)
         return (rtError_t)npu_front_fail(644);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamDestroy))f)(stm));
 }
 
@@ -10338,6 +10959,7 @@ static NPU_FRONT_COLD rtError_t load_rtStreamDestroyForce(rtStream_t stm) {
     void *f = npu_front_load(645);
     if (f == NULL)
         return (rtError_t)npu_front_fail(645);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamDestroyForce))f)(stm));
 }
 
@@ -10353,6 +10975,7 @@ static NPU_FRONT_COLD rtError_t load_rtStreamWaitEvent(rtStream_t stm, rtEvent_t
     void *f = npu_front_load(646);
     if (f == NULL)
         return (rtError_t)npu_front_fail(646);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamWaitEvent))f)(stm, evt));
 }
 
@@ -10368,6 +10991,7 @@ static NPU_FRONT_COLD rtError_t load_rtStreamSynchronize(rtStream_t stm) {
     void *f = npu_front_load(647);
     if (f == NULL)
         return (rtError_t)npu_front_fail(647);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamSynchronize))f)(stm));
 }
 
@@ -10383,6 +11007,7 @@ static NPU_FRONT_COLD rtError_t load_rtStreamSynchronizeWithTimeout(rtStream_t s
     void *f = npu_front_load(648);
     if (f == NULL)
         return (rtError_t)npu_front_fail(648);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamSynchronizeWithTimeout))f)(stm, timeout));
 }
 
@@ -10398,6 +11023,7 @@ static NPU_FRONT_COLD rtError_t load_rtStreamQuery(rtStream_t stm) {
     void *f = npu_front_load(649);
     if (f == NULL)
         return (rtError_t)npu_front_fail(649);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamQuery))f)(stm));
 }
 
@@ -10413,6 +11039,7 @@ static NPU_FRONT_COLD rtError_t load_rtSetStreamOverflowSwitch(rtStream_t stm, u
     void *f = npu_front_load(650);
     if (f == NULL)
         return (rtError_t)npu_front_fail(650);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSetStreamOverflowSwitch))f)(stm, flags));
 }
 
@@ -10428,6 +11055,7 @@ static NPU_FRONT_COLD rtError_t load_rtGetStreamOverflowSwitch(rtStream_t stm, u
     void *f = npu_front_load(651);
     if (f == NULL)
         return (rtError_t)npu_front_fail(651);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetStreamOverflowSwitch))f)(stm, flags));
 }
 
@@ -10443,6 +11071,7 @@ static NPU_FRONT_COLD rtError_t load_rtStreamAbort(rtStream_t stm) {
     void *f = npu_front_load(652);
     if (f == NULL)
         return (rtError_t)npu_front_fail(652);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamAbort))f)(stm));
 }
 
@@ -10458,6 +11087,7 @@ static NPU_FRONT_COLD rtError_t load_rtStreamBeginCapture(rtStream_t stm, const 
     void *f = npu_front_load(653);
     if (f == NULL)
         return (rtError_t)npu_front_fail(653);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamBeginCapture))f)(stm, mode));
 }
 
@@ -10473,6 +11103,7 @@ static NPU_FRONT_COLD rtError_t load_rtStreamEndCapture(rtStream_t stm, rtModel_
     void *f = npu_front_load(654);
     if (f == NULL)
         return (rtError_t)npu_front_fail(654);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamEndCapture))f)(stm, captureMdl));
 }
 
@@ -10488,6 +11119,7 @@ static NPU_FRONT_COLD rtError_t load_rtStreamGetCaptureInfo(rtStream_t stm, rtSt
     void *f = npu_front_load(655);
     if (f == NULL)
         return (rtError_t)npu_front_fail(655);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamGetCaptureInfo))f)(stm, status, captureMdl));
 }
 
@@ -10503,6 +11135,7 @@ static NPU_FRONT_COLD rtError_t load_rtThreadExchangeCaptureMode(rtStreamCapture
     void *f = npu_front_load(656);
     if (f == NULL)
         return (rtError_t)npu_front_fail(656);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtThreadExchangeCaptureMode))f)(mode));
 }
 
@@ -10518,6 +11151,7 @@ static NPU_FRONT_COLD rtError_t load_rtAicpuKernelLaunchExWithArgs(const uint32_
     void *f = npu_front_load(657);
     if (f == NULL)
         return (rtError_t)npu_front_fail(657);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtAicpuKernelLaunchExWithArgs))f)(kernelType, opName, numBlocks, argsInfo, smDesc, stm, flags));
 }
 
@@ -10533,6 +11167,7 @@ static NPU_FRONT_COLD rtError_t load_rtBinarySetExceptionCallback(rtBinHandle bi
     void *f = npu_front_load(658);
     if (f == NULL)
         return (rtError_t)npu_front_fail(658);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtBinarySetExceptionCallback))f)(binHandle, callback, userData));
 }
 
@@ -10548,6 +11183,7 @@ static NPU_FRONT_COLD rtError_t load_rtGetFuncHandleFromExceptionInfo(const rtEx
     void *f = npu_front_load(659);
     if (f == NULL)
         return (rtError_t)npu_front_fail(659);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetFuncHandleFromExceptionInfo))f)(info, func));
 }
 
@@ -10563,6 +11199,7 @@ static NPU_FRONT_COLD rtError_t load_rtRegisterAllKernel(const rtDevBinary_t* bi
     void *f = npu_front_load(660);
     if (f == NULL)
         return (rtError_t)npu_front_fail(660);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtRegisterAllKernel))f)(bin, hdl));
 }
 
@@ -10578,6 +11215,7 @@ static NPU_FRONT_COLD rtError_t load_rtDevBinaryRegister(const rtDevBinary_t* bi
     void *f = npu_front_load(661);
     if (f == NULL)
         return (rtError_t)npu_front_fail(661);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDevBinaryRegister))f)(bin, hdl));
 }
 
@@ -10593,6 +11231,7 @@ static NPU_FRONT_COLD rtError_t load_rtDevBinaryUnRegister(void* hdl) {
     void *f = npu_front_load(662);
     if (f == NULL)
         return (rtError_t)npu_front_fail(662);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDevBinaryUnRegister))f)(hdl));
 }
 
@@ -10608,6 +11247,7 @@ static NPU_FRONT_COLD rtError_t load_rtFunctionRegister(void* binHandle, const v
     void *f = npu_front_load(663);
     if (f == NULL)
         return (rtError_t)npu_front_fail(663);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFunctionRegister))f)(binHandle, stubFunc, stubName, kernelInfoExt, funcMode));
 }
 
@@ -10623,6 +11263,7 @@ static NPU_FRONT_COLD rtError_t load_rtKernelLaunch(const void* stubFunc, uint32
     void *f = npu_front_load(664);
     if (f == NULL)
         return (rtError_t)npu_front_fail(664);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtKernelLaunch))f)(stubFunc, numBlocks, args, argsSize, smDesc, stm));
 }
 
@@ -10638,6 +11279,7 @@ static NPU_FRONT_COLD rtError_t load_rtKernelLaunchWithHandle(void* hdl, const u
     void *f = npu_front_load(665);
     if (f == NULL)
         return (rtError_t)npu_front_fail(665);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtKernelLaunchWithHandle))f)(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, kernelInfo));
 }
 
@@ -10653,6 +11295,7 @@ static NPU_FRONT_COLD rtError_t load_rtKernelLaunchWithHandleV2(void* hdl, const
     void *f = npu_front_load(666);
     if (f == NULL)
         return (rtError_t)npu_front_fail(666);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtKernelLaunchWithHandleV2))f)(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, cfgInfo));
 }
 
@@ -10668,6 +11311,7 @@ static NPU_FRONT_COLD rtError_t load_rtKernelLaunchWithFlag(const void* stubFunc
     void *f = npu_front_load(667);
     if (f == NULL)
         return (rtError_t)npu_front_fail(667);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtKernelLaunchWithFlag))f)(stubFunc, numBlocks, argsInfo, smDesc, stm, flags));
 }
 
@@ -10683,6 +11327,7 @@ static NPU_FRONT_COLD rtError_t load_rtKernelLaunchWithFlagV2(const void* stubFu
     void *f = npu_front_load(668);
     if (f == NULL)
         return (rtError_t)npu_front_fail(668);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtKernelLaunchWithFlagV2))f)(stubFunc, numBlocks, argsInfo, smDesc, stm, flags, cfgInfo));
 }
 
@@ -10698,6 +11343,7 @@ static NPU_FRONT_COLD rtError_t load_rtAicpuKernelLaunchWithFlag(const rtKernelL
     void *f = npu_front_load(669);
     if (f == NULL)
         return (rtError_t)npu_front_fail(669);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtAicpuKernelLaunchWithFlag))f)(launchNames, numBlocks, argsInfo, smDesc, stm, flags));
 }
 
@@ -10713,6 +11359,7 @@ static NPU_FRONT_COLD rtError_t load_rtSubscribeReport(uint64_t threadId, rtStre
     void *f = npu_front_load(670);
     if (f == NULL)
         return (rtError_t)npu_front_fail(670);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSubscribeReport))f)(threadId, stm));
 }
 
@@ -10728,6 +11375,7 @@ static NPU_FRONT_COLD rtError_t load_rtCallbackLaunch(rtCallback_t callBackFunc,
     void *f = npu_front_load(671);
     if (f == NULL)
         return (rtError_t)npu_front_fail(671);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCallbackLaunch))f)(callBackFunc, fnData, stm, isBlock));
 }
 
@@ -10743,6 +11391,7 @@ static NPU_FRONT_COLD rtError_t load_rtProcessReport(int32_t timeout) {
     void *f = npu_front_load(672);
     if (f == NULL)
         return (rtError_t)npu_front_fail(672);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtProcessReport))f)(timeout));
 }
 
@@ -10758,6 +11407,7 @@ static NPU_FRONT_COLD rtError_t load_rtUnSubscribeReport(uint64_t threadId, rtSt
     void *f = npu_front_load(673);
     if (f == NULL)
         return (rtError_t)npu_front_fail(673);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtUnSubscribeReport))f)(threadId, stm));
 }
 
@@ -10773,6 +11423,7 @@ static NPU_FRONT_COLD rtError_t load_rtBinaryUnLoad(rtBinHandle binHandle) {
     void *f = npu_front_load(674);
     if (f == NULL)
         return (rtError_t)npu_front_fail(674);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtBinaryUnLoad))f)(binHandle));
 }
 
@@ -10788,6 +11439,7 @@ static NPU_FRONT_COLD rtError_t load_rtGetDeviceSatStatus(void* const outputAddr
     void *f = npu_front_load(675);
     if (f == NULL)
         return (rtError_t)npu_front_fail(675);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetDeviceSatStatus))f)(outputAddrPtr, outputSize, stm));
 }
 
@@ -10803,6 +11455,7 @@ static NPU_FRONT_COLD rtError_t load_rtCleanDeviceSatStatus(rtStream_t stm) {
     void *f = npu_front_load(676);
     if (f == NULL)
         return (rtError_t)npu_front_fail(676);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCleanDeviceSatStatus))f)(stm));
 }
 
@@ -10818,6 +11471,7 @@ static NPU_FRONT_COLD rtError_t load_rtSubscribeHostFunc(uint64_t threadId, rtSt
     void *f = npu_front_load(677);
     if (f == NULL)
         return (rtError_t)npu_front_fail(677);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSubscribeHostFunc))f)(threadId, stream));
 }
 
@@ -10833,6 +11487,7 @@ static NPU_FRONT_COLD rtError_t load_rtProcessHostFunc(int32_t timeout) {
     void *f = npu_front_load(678);
     if (f == NULL)
         return (rtError_t)npu_front_fail(678);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtProcessHostFunc))f)(timeout));
 }
 
@@ -10848,6 +11503,7 @@ static NPU_FRONT_COLD rtError_t load_rtUnSubscribeHostFunc(uint64_t threadId, rt
     void *f = npu_front_load(679);
     if (f == NULL)
         return (rtError_t)npu_front_fail(679);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtUnSubscribeHostFunc))f)(threadId, stream));
 }
 
@@ -10863,6 +11519,7 @@ static NPU_FRONT_COLD rtError_t load_rtBinaryLoadWithoutTilingKey(const void* da
     void *f = npu_front_load(680);
     if (f == NULL)
         return (rtError_t)npu_front_fail(680);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtBinaryLoadWithoutTilingKey))f)(data, length, binHandle));
 }
 
@@ -10878,6 +11535,7 @@ static NPU_FRONT_COLD rtError_t load_rtLaunchKernelByFuncHandleV3(rtFuncHandle f
     void *f = npu_front_load(681);
     if (f == NULL)
         return (rtError_t)npu_front_fail(681);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtLaunchKernelByFuncHandleV3))f)(funcHandle, numBlocks, argsInfo, stm, cfgInfo));
 }
 
@@ -10893,6 +11551,7 @@ static NPU_FRONT_COLD rtError_t load_rtCacheLastTaskOpInfo(const void* const inf
     void *f = npu_front_load(682);
     if (f == NULL)
         return (rtError_t)npu_front_fail(682);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCacheLastTaskOpInfo))f)(infoPtr, infoSize));
 }
 
@@ -10908,6 +11567,7 @@ static NPU_FRONT_COLD rtError_t load_rtFunctionGetAttribute(rtFuncHandle funcHan
     void *f = npu_front_load(683);
     if (f == NULL)
         return (rtError_t)npu_front_fail(683);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFunctionGetAttribute))f)(funcHandle, attrType, attrValue));
 }
 
@@ -10923,6 +11583,7 @@ static NPU_FRONT_COLD rtError_t load_rtMbufAlloc(rtMbufPtr_t* memBuf, uint64_t s
     void *f = npu_front_load(684);
     if (f == NULL)
         return (rtError_t)npu_front_fail(684);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMbufAlloc))f)(memBuf, size));
 }
 
@@ -10938,6 +11599,7 @@ static NPU_FRONT_COLD rtError_t load_rtMbufFree(rtMbufPtr_t memBuf) {
     void *f = npu_front_load(685);
     if (f == NULL)
         return (rtError_t)npu_front_fail(685);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMbufFree))f)(memBuf));
 }
 
@@ -10953,6 +11615,7 @@ static NPU_FRONT_COLD rtError_t load_rtMbufSetDataLen(rtMbufPtr_t memBuf, uint64
     void *f = npu_front_load(686);
     if (f == NULL)
         return (rtError_t)npu_front_fail(686);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMbufSetDataLen))f)(memBuf, len));
 }
 
@@ -10968,6 +11631,7 @@ static NPU_FRONT_COLD rtError_t load_rtMbufGetDataLen(rtMbufPtr_t memBuf, uint64
     void *f = npu_front_load(687);
     if (f == NULL)
         return (rtError_t)npu_front_fail(687);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMbufGetDataLen))f)(memBuf, len));
 }
 
@@ -10983,6 +11647,7 @@ static NPU_FRONT_COLD rtError_t load_rtMbufGetBuffAddr(rtMbufPtr_t memBuf, void*
     void *f = npu_front_load(688);
     if (f == NULL)
         return (rtError_t)npu_front_fail(688);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMbufGetBuffAddr))f)(memBuf, buf));
 }
 
@@ -10998,6 +11663,7 @@ static NPU_FRONT_COLD rtError_t load_rtMbufGetBuffSize(rtMbufPtr_t memBuf, uint6
     void *f = npu_front_load(689);
     if (f == NULL)
         return (rtError_t)npu_front_fail(689);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMbufGetBuffSize))f)(memBuf, totalSize));
 }
 
@@ -11013,6 +11679,7 @@ static NPU_FRONT_COLD rtError_t load_rtMbufGetPrivInfo(rtMbufPtr_t memBuf, void*
     void *f = npu_front_load(690);
     if (f == NULL)
         return (rtError_t)npu_front_fail(690);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMbufGetPrivInfo))f)(memBuf, priv, size));
 }
 
@@ -11028,6 +11695,7 @@ static NPU_FRONT_COLD rtError_t load_rtMbufCopyBufRef(rtMbufPtr_t memBuf, rtMbuf
     void *f = npu_front_load(691);
     if (f == NULL)
         return (rtError_t)npu_front_fail(691);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMbufCopyBufRef))f)(memBuf, newMemBuf));
 }
 
@@ -11043,6 +11711,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemcpy(void* dst, uint64_t destMax, const
     void *f = npu_front_load(692);
     if (f == NULL)
         return (rtError_t)npu_front_fail(692);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemcpy))f)(dst, destMax, src, cnt, kind));
 }
 
@@ -11058,6 +11727,7 @@ static NPU_FRONT_COLD rtError_t load_rtMallocPhysical(rtDrvMemHandle* handle, si
     void *f = npu_front_load(693);
     if (f == NULL)
         return (rtError_t)npu_front_fail(693);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMallocPhysical))f)(handle, size, prop, flags));
 }
 
@@ -11073,6 +11743,7 @@ static NPU_FRONT_COLD rtError_t load_rtMalloc(void** devPtr, uint64_t size, rtMe
     void *f = npu_front_load(694);
     if (f == NULL)
         return (rtError_t)npu_front_fail(694);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMalloc))f)(devPtr, size, type, moduleId));
 }
 
@@ -11088,6 +11759,7 @@ static NPU_FRONT_COLD rtError_t load_rtFree(void* devPtr) {
     void *f = npu_front_load(695);
     if (f == NULL)
         return (rtError_t)npu_front_fail(695);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFree))f)(devPtr));
 }
 
@@ -11103,6 +11775,7 @@ static NPU_FRONT_COLD rtError_t load_rtMallocHost(void** hostPtr, uint64_t size,
     void *f = npu_front_load(696);
     if (f == NULL)
         return (rtError_t)npu_front_fail(696);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMallocHost))f)(hostPtr, size, moduleId));
 }
 
@@ -11118,6 +11791,7 @@ static NPU_FRONT_COLD rtError_t load_rtFreeHost(void* hostPtr) {
     void *f = npu_front_load(697);
     if (f == NULL)
         return (rtError_t)npu_front_fail(697);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFreeHost))f)(hostPtr));
 }
 
@@ -11133,6 +11807,7 @@ static NPU_FRONT_COLD rtError_t load_rtFreeWithDevSync(void* devPtr) {
     void *f = npu_front_load(698);
     if (f == NULL)
         return (rtError_t)npu_front_fail(698);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFreeWithDevSync))f)(devPtr));
 }
 
@@ -11148,6 +11823,7 @@ static NPU_FRONT_COLD rtError_t load_rtFreeHostWithDevSync(void* hostPtr) {
     void *f = npu_front_load(699);
     if (f == NULL)
         return (rtError_t)npu_front_fail(699);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFreeHostWithDevSync))f)(hostPtr));
 }
 
@@ -11163,6 +11839,7 @@ static NPU_FRONT_COLD rtError_t load_rtHostMemMapCapabilities(uint32_t deviceId,
     void *f = npu_front_load(700);
     if (f == NULL)
         return (rtError_t)npu_front_fail(700);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtHostMemMapCapabilities))f)(deviceId, hacType, capabilities));
 }
 
@@ -11178,6 +11855,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemAllocManaged(void** ptr, uint64_t size
     void *f = npu_front_load(701);
     if (f == NULL)
         return (rtError_t)npu_front_fail(701);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemAllocManaged))f)(ptr, size, flag, moduleId));
 }
 
@@ -11193,6 +11871,7 @@ static NPU_FRONT_COLD rtError_t load_rtMallocCached(void** devPtr, uint64_t size
     void *f = npu_front_load(702);
     if (f == NULL)
         return (rtError_t)npu_front_fail(702);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMallocCached))f)(devPtr, size, type, moduleId));
 }
 
@@ -11208,6 +11887,7 @@ static NPU_FRONT_COLD rtError_t load_rtFlushCache(void* base, size_t len) {
     void *f = npu_front_load(703);
     if (f == NULL)
         return (rtError_t)npu_front_fail(703);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFlushCache))f)(base, len));
 }
 
@@ -11223,6 +11903,7 @@ static NPU_FRONT_COLD rtError_t load_rtInvalidCache(void* base, size_t len) {
     void *f = npu_front_load(704);
     if (f == NULL)
         return (rtError_t)npu_front_fail(704);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtInvalidCache))f)(base, len));
 }
 
@@ -11238,6 +11919,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemcpyAsync(void* dst, uint64_t destMax, 
     void *f = npu_front_load(705);
     if (f == NULL)
         return (rtError_t)npu_front_fail(705);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemcpyAsync))f)(dst, destMax, src, cnt, kind, stm));
 }
 
@@ -11253,6 +11935,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemcpyAsyncEx(void* dst, uint64_t destMax
     void *f = npu_front_load(706);
     if (f == NULL)
         return (rtError_t)npu_front_fail(706);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemcpyAsyncEx))f)(dst, destMax, src, cnt, kind, stm, memcpyConfig));
 }
 
@@ -11268,6 +11951,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemcpy2d(void* dst, uint64_t dstPitch, co
     void *f = npu_front_load(707);
     if (f == NULL)
         return (rtError_t)npu_front_fail(707);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemcpy2d))f)(dst, dstPitch, src, srcPitch, width, height, kind));
 }
 
@@ -11283,6 +11967,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemcpy2dAsync(void* dst, uint64_t dstPitc
     void *f = npu_front_load(708);
     if (f == NULL)
         return (rtError_t)npu_front_fail(708);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemcpy2dAsync))f)(dst, dstPitch, src, srcPitch, width, height, kind, stm));
 }
 
@@ -11298,6 +11983,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemset(void* devPtr, uint64_t destMax, ui
     void *f = npu_front_load(709);
     if (f == NULL)
         return (rtError_t)npu_front_fail(709);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemset))f)(devPtr, destMax, val, cnt));
 }
 
@@ -11313,6 +11999,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemsetAsync(void* ptr, uint64_t destMax, 
     void *f = npu_front_load(710);
     if (f == NULL)
         return (rtError_t)npu_front_fail(710);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemsetAsync))f)(ptr, destMax, val, cnt, stm));
 }
 
@@ -11328,6 +12015,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemGetInfoEx(rtMemInfoType_t memInfoType,
     void *f = npu_front_load(711);
     if (f == NULL)
         return (rtError_t)npu_front_fail(711);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemGetInfoEx))f)(memInfoType, freeSize, totalSize));
 }
 
@@ -11343,6 +12031,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemPrefetchToDevice(void* devPtr, uint64_
     void *f = npu_front_load(712);
     if (f == NULL)
         return (rtError_t)npu_front_fail(712);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemPrefetchToDevice))f)(devPtr, len, devId));
 }
 
@@ -11358,6 +12047,7 @@ static NPU_FRONT_COLD rtError_t load_rtIpcSetMemoryAttr(const char* name, uint32
     void *f = npu_front_load(713);
     if (f == NULL)
         return (rtError_t)npu_front_fail(713);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtIpcSetMemoryAttr))f)(name, type, attr));
 }
 
@@ -11373,6 +12063,7 @@ static NPU_FRONT_COLD rtError_t load_rtReserveMemAddress(void** devPtr, size_t s
     void *f = npu_front_load(714);
     if (f == NULL)
         return (rtError_t)npu_front_fail(714);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtReserveMemAddress))f)(devPtr, size, alignment, devAddr, flags));
 }
 
@@ -11388,6 +12079,7 @@ static NPU_FRONT_COLD rtError_t load_rtReleaseMemAddress(void* devPtr) {
     void *f = npu_front_load(715);
     if (f == NULL)
         return (rtError_t)npu_front_fail(715);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtReleaseMemAddress))f)(devPtr));
 }
 
@@ -11403,6 +12095,7 @@ static NPU_FRONT_COLD rtError_t load_rtFreePhysical(rtDrvMemHandle handle) {
     void *f = npu_front_load(716);
     if (f == NULL)
         return (rtError_t)npu_front_fail(716);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFreePhysical))f)(handle));
 }
 
@@ -11418,6 +12111,7 @@ static NPU_FRONT_COLD rtError_t load_rtMapMem(void* devPtr, size_t size, size_t 
     void *f = npu_front_load(717);
     if (f == NULL)
         return (rtError_t)npu_front_fail(717);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMapMem))f)(devPtr, size, offset, handle, flags));
 }
 
@@ -11433,6 +12127,7 @@ static NPU_FRONT_COLD rtError_t load_rtUnmapMem(void* devPtr) {
     void *f = npu_front_load(718);
     if (f == NULL)
         return (rtError_t)npu_front_fail(718);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtUnmapMem))f)(devPtr));
 }
 
@@ -11448,6 +12143,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemSetAccess(void* virPtr, size_t size, r
     void *f = npu_front_load(719);
     if (f == NULL)
         return (rtError_t)npu_front_fail(719);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemSetAccess))f)(virPtr, size, desc, count));
 }
 
@@ -11463,6 +12159,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemGetAccess(void* virPtr, rtMemLocation*
     void *f = npu_front_load(720);
     if (f == NULL)
         return (rtError_t)npu_front_fail(720);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemGetAccess))f)(virPtr, location, flags));
 }
 
@@ -11478,6 +12175,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemExportToShareableHandleV2(rtDrvMemHand
     void *f = npu_front_load(721);
     if (f == NULL)
         return (rtError_t)npu_front_fail(721);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemExportToShareableHandleV2))f)(handle, handleType, flags, shareableHandle));
 }
 
@@ -11493,6 +12191,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemImportFromShareableHandle(uint64_t sha
     void *f = npu_front_load(722);
     if (f == NULL)
         return (rtError_t)npu_front_fail(722);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemImportFromShareableHandle))f)(shareableHandle, devId, handle));
 }
 
@@ -11508,6 +12207,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemImportFromShareableHandleV2(const void
     void *f = npu_front_load(723);
     if (f == NULL)
         return (rtError_t)npu_front_fail(723);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemImportFromShareableHandleV2))f)(shareableHandle, handleType, flags, devId, handle));
 }
 
@@ -11523,6 +12223,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemSetPidToShareableHandle(uint64_t share
     void *f = npu_front_load(724);
     if (f == NULL)
         return (rtError_t)npu_front_fail(724);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemSetPidToShareableHandle))f)(shareableHandle, pid, pidNum));
 }
 
@@ -11538,6 +12239,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemSetPidToShareableHandleV2(const void* 
     void *f = npu_front_load(725);
     if (f == NULL)
         return (rtError_t)npu_front_fail(725);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemSetPidToShareableHandleV2))f)(shareableHandle, handleType, pid, pidNum));
 }
 
@@ -11553,6 +12255,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemGetAllocationGranularity(rtDrvMemProp_
     void *f = npu_front_load(726);
     if (f == NULL)
         return (rtError_t)npu_front_fail(726);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemGetAllocationGranularity))f)(prop, option, granularity));
 }
 
@@ -11568,6 +12271,7 @@ static NPU_FRONT_COLD rtError_t load_rtsMemcpyBatch(void** dsts, void** srcs, si
     void *f = npu_front_load(727);
     if (f == NULL)
         return (rtError_t)npu_front_fail(727);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsMemcpyBatch))f)(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx));
 }
 
@@ -11583,6 +12287,7 @@ static NPU_FRONT_COLD rtError_t load_rtsMemcpyBatchAsync(void** dsts, size_t* de
     void *f = npu_front_load(728);
     if (f == NULL)
         return (rtError_t)npu_front_fail(728);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsMemcpyBatchAsync))f)(dsts, destMaxs, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream));
 }
 
@@ -11598,6 +12303,7 @@ static NPU_FRONT_COLD rtError_t load_rtsValueWrite(const void* const devAddr, co
     void *f = npu_front_load(729);
     if (f == NULL)
         return (rtError_t)npu_front_fail(729);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsValueWrite))f)(devAddr, value, flag, stm));
 }
 
@@ -11613,6 +12319,7 @@ static NPU_FRONT_COLD rtError_t load_rtsValueWait(const void* const devAddr, con
     void *f = npu_front_load(730);
     if (f == NULL)
         return (rtError_t)npu_front_fail(730);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsValueWait))f)(devAddr, value, flag, stm));
 }
 
@@ -11628,6 +12335,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemRetainAllocationHandle(void* virPtr, r
     void *f = npu_front_load(731);
     if (f == NULL)
         return (rtError_t)npu_front_fail(731);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemRetainAllocationHandle))f)(virPtr, handle));
 }
 
@@ -11643,6 +12351,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemGetAllocationPropertiesFromHandle(rtDr
     void *f = npu_front_load(732);
     if (f == NULL)
         return (rtError_t)npu_front_fail(732);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemGetAllocationPropertiesFromHandle))f)(handle, prop));
 }
 
@@ -11658,6 +12367,7 @@ static NPU_FRONT_COLD rtError_t load_rtModelDestroy(rtModel_t mdl) {
     void *f = npu_front_load(733);
     if (f == NULL)
         return (rtError_t)npu_front_fail(733);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelDestroy))f)(mdl));
 }
 
@@ -11673,6 +12383,7 @@ static NPU_FRONT_COLD rtError_t load_rtModelExecute(rtModel_t mdl, rtStream_t st
     void *f = npu_front_load(734);
     if (f == NULL)
         return (rtError_t)npu_front_fail(734);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelExecute))f)(mdl, stm, flag));
 }
 
@@ -11688,6 +12399,7 @@ static NPU_FRONT_COLD rtError_t load_rtModelDebugDotPrint(rtModel_t mdl) {
     void *f = npu_front_load(735);
     if (f == NULL)
         return (rtError_t)npu_front_fail(735);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelDebugDotPrint))f)(mdl));
 }
 
@@ -11703,6 +12415,7 @@ static NPU_FRONT_COLD rtError_t load_rtModelDebugJsonPrint(rtModel_t mdl, const 
     void *f = npu_front_load(736);
     if (f == NULL)
         return (rtError_t)npu_front_fail(736);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelDebugJsonPrint))f)(mdl, path, flags));
 }
 
@@ -11718,6 +12431,7 @@ static NPU_FRONT_COLD rtError_t load_rtCmoAsync(void* srcAddrPtr, size_t srcLen,
     void *f = npu_front_load(737);
     if (f == NULL)
         return (rtError_t)npu_front_fail(737);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCmoAsync))f)(srcAddrPtr, srcLen, cmoType, stm));
 }
 
@@ -11733,6 +12447,7 @@ static NPU_FRONT_COLD rtError_t load_rtMbufChainAppend(rtMbufPtr_t memBufChainHe
     void *f = npu_front_load(738);
     if (f == NULL)
         return (rtError_t)npu_front_fail(738);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMbufChainAppend))f)(memBufChainHead, memBuf));
 }
 
@@ -11748,6 +12463,7 @@ static NPU_FRONT_COLD rtError_t load_rtMbufChainGetMbufNum(rtMbufPtr_t memBufCha
     void *f = npu_front_load(739);
     if (f == NULL)
         return (rtError_t)npu_front_fail(739);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMbufChainGetMbufNum))f)(memBufChainHead, num));
 }
 
@@ -11763,6 +12479,7 @@ static NPU_FRONT_COLD rtError_t load_rtMbufChainGetMbuf(rtMbufPtr_t memBufChainH
     void *f = npu_front_load(740);
     if (f == NULL)
         return (rtError_t)npu_front_fail(740);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMbufChainGetMbuf))f)(memBufChainHead, index, memBuf));
 }
 
@@ -11778,6 +12495,7 @@ static NPU_FRONT_COLD rtError_t load_rtsGetErrorVerbose(const uint32_t deviceId,
     void *f = npu_front_load(741);
     if (f == NULL)
         return (rtError_t)npu_front_fail(741);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetErrorVerbose))f)(deviceId, errorInfo));
 }
 
@@ -11793,6 +12511,7 @@ static NPU_FRONT_COLD rtError_t load_rtsRepairError(const uint32_t deviceId, con
     void *f = npu_front_load(742);
     if (f == NULL)
         return (rtError_t)npu_front_fail(742);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsRepairError))f)(deviceId, errorInfo));
 }
 
@@ -11808,6 +12527,7 @@ static NPU_FRONT_COLD rtError_t load_rtRegKernelLaunchFillFunc(const char* symbo
     void *f = npu_front_load(743);
     if (f == NULL)
         return (rtError_t)npu_front_fail(743);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtRegKernelLaunchFillFunc))f)(symbol, callback));
 }
 
@@ -11823,6 +12543,7 @@ static NPU_FRONT_COLD rtError_t load_rtUnRegKernelLaunchFillFunc(const char* sym
     void *f = npu_front_load(744);
     if (f == NULL)
         return (rtError_t)npu_front_fail(744);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtUnRegKernelLaunchFillFunc))f)(symbol));
 }
 
@@ -11838,6 +12559,7 @@ static NPU_FRONT_COLD rtError_t load_rtsGetPairDevicesInfo(uint32_t devId, uint3
     void *f = npu_front_load(745);
     if (f == NULL)
         return (rtError_t)npu_front_fail(745);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetPairDevicesInfo))f)(devId, otherDevId, infoType, val));
 }
 
@@ -11853,6 +12575,7 @@ static NPU_FRONT_COLD rtError_t load_rtsDeviceGetInfo(uint32_t deviceId, rtDevAt
     void *f = npu_front_load(746);
     if (f == NULL)
         return (rtError_t)npu_front_fail(746);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsDeviceGetInfo))f)(deviceId, attr, val));
 }
 
@@ -11868,6 +12591,7 @@ static NPU_FRONT_COLD rtError_t load_rtsDeviceGetStreamPriorityRange(int32_t* le
     void *f = npu_front_load(747);
     if (f == NULL)
         return (rtError_t)npu_front_fail(747);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsDeviceGetStreamPriorityRange))f)(leastPriority, greatestPriority));
 }
 
@@ -11883,6 +12607,7 @@ static NPU_FRONT_COLD rtError_t load_rtsGetDevice(int32_t* devId) {
     void *f = npu_front_load(748);
     if (f == NULL)
         return (rtError_t)npu_front_fail(748);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetDevice))f)(devId));
 }
 
@@ -11898,6 +12623,7 @@ static NPU_FRONT_COLD rtError_t load_rtsSetDeviceResLimit(const int32_t devId, c
     void *f = npu_front_load(749);
     if (f == NULL)
         return (rtError_t)npu_front_fail(749);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsSetDeviceResLimit))f)(devId, type, value));
 }
 
@@ -11913,6 +12639,7 @@ static NPU_FRONT_COLD rtError_t load_rtsResetDeviceResLimit(const int32_t devId)
     void *f = npu_front_load(750);
     if (f == NULL)
         return (rtError_t)npu_front_fail(750);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsResetDeviceResLimit))f)(devId));
 }
 
@@ -11928,6 +12655,7 @@ static NPU_FRONT_COLD rtError_t load_rtsGetDeviceResLimit(const int32_t devId, c
     void *f = npu_front_load(751);
     if (f == NULL)
         return (rtError_t)npu_front_fail(751);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetDeviceResLimit))f)(devId, type, value));
 }
 
@@ -11943,6 +12671,7 @@ static NPU_FRONT_COLD rtError_t load_rtsGetLogicDevIdByPhyDevId(int32_t phyDevId
     void *f = npu_front_load(752);
     if (f == NULL)
         return (rtError_t)npu_front_fail(752);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetLogicDevIdByPhyDevId))f)(phyDevId, logicDevId));
 }
 
@@ -11958,6 +12687,7 @@ static NPU_FRONT_COLD rtError_t load_rtsGetPhyDevIdByLogicDevId(int32_t logicDev
     void *f = npu_front_load(753);
     if (f == NULL)
         return (rtError_t)npu_front_fail(753);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetPhyDevIdByLogicDevId))f)(logicDevId, phyDevId));
 }
 
@@ -11973,6 +12703,7 @@ static NPU_FRONT_COLD rtError_t load_rtsGetLogicDevIdByUserDevId(const int32_t u
     void *f = npu_front_load(754);
     if (f == NULL)
         return (rtError_t)npu_front_fail(754);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetLogicDevIdByUserDevId))f)(userDevId, logicDevId));
 }
 
@@ -11988,6 +12719,7 @@ static NPU_FRONT_COLD rtError_t load_rtsGetUserDevIdByLogicDevId(const int32_t l
     void *f = npu_front_load(755);
     if (f == NULL)
         return (rtError_t)npu_front_fail(755);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetUserDevIdByLogicDevId))f)(logicDevId, userDevId));
 }
 
@@ -12003,6 +12735,7 @@ static NPU_FRONT_COLD rtError_t load_rtsRegDeviceStateCallback(const char_t* reg
     void *f = npu_front_load(756);
     if (f == NULL)
         return (rtError_t)npu_front_fail(756);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsRegDeviceStateCallback))f)(regName, callback, args));
 }
 
@@ -12018,6 +12751,7 @@ static NPU_FRONT_COLD rtError_t load_rtsSetDeviceTaskAbortCallback(const char_t*
     void *f = npu_front_load(757);
     if (f == NULL)
         return (rtError_t)npu_front_fail(757);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsSetDeviceTaskAbortCallback))f)(regName, callback, args));
 }
 
@@ -12033,6 +12767,7 @@ static NPU_FRONT_COLD rtError_t load_rtsCtxGetCurrentDefaultStream(rtStream_t* s
     void *f = npu_front_load(758);
     if (f == NULL)
         return (rtError_t)npu_front_fail(758);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsCtxGetCurrentDefaultStream))f)(stm));
 }
 
@@ -12048,6 +12783,7 @@ static NPU_FRONT_COLD rtError_t load_rtsGetPrimaryCtxState(const int32_t devId, 
     void *f = npu_front_load(759);
     if (f == NULL)
         return (rtError_t)npu_front_fail(759);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetPrimaryCtxState))f)(devId, flags, active));
 }
 
@@ -12063,6 +12799,7 @@ static NPU_FRONT_COLD rtError_t load_rtsCtxGetFloatOverflowAddr(void** overflowA
     void *f = npu_front_load(760);
     if (f == NULL)
         return (rtError_t)npu_front_fail(760);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsCtxGetFloatOverflowAddr))f)(overflowAddr));
 }
 
@@ -12078,6 +12815,7 @@ static NPU_FRONT_COLD rtError_t load_rtsEventGetId(rtEvent_t evt, uint32_t* evtI
     void *f = npu_front_load(761);
     if (f == NULL)
         return (rtError_t)npu_front_fail(761);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsEventGetId))f)(evt, evtId));
 }
 
@@ -12093,6 +12831,7 @@ static NPU_FRONT_COLD rtError_t load_rtsEventWait(rtStream_t stream, rtEvent_t e
     void *f = npu_front_load(762);
     if (f == NULL)
         return (rtError_t)npu_front_fail(762);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsEventWait))f)(stream, evt, timeout));
 }
 
@@ -12108,6 +12847,7 @@ static NPU_FRONT_COLD rtError_t load_rtsEventGetAvailNum(uint32_t* eventCount) {
     void *f = npu_front_load(763);
     if (f == NULL)
         return (rtError_t)npu_front_fail(763);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsEventGetAvailNum))f)(eventCount));
 }
 
@@ -12123,6 +12863,7 @@ static NPU_FRONT_COLD rtError_t load_rtsNotifyCreate(rtNotify_t* notify, uint64_
     void *f = npu_front_load(764);
     if (f == NULL)
         return (rtError_t)npu_front_fail(764);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNotifyCreate))f)(notify, flag));
 }
 
@@ -12138,6 +12879,7 @@ static NPU_FRONT_COLD rtError_t load_rtsNotifyDestroy(rtNotify_t notify) {
     void *f = npu_front_load(765);
     if (f == NULL)
         return (rtError_t)npu_front_fail(765);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNotifyDestroy))f)(notify));
 }
 
@@ -12153,6 +12895,7 @@ static NPU_FRONT_COLD rtError_t load_rtsNotifyRecord(rtNotify_t notify, rtStream
     void *f = npu_front_load(766);
     if (f == NULL)
         return (rtError_t)npu_front_fail(766);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNotifyRecord))f)(notify, stm));
 }
 
@@ -12168,6 +12911,7 @@ static NPU_FRONT_COLD rtError_t load_rtsNotifyWaitAndReset(rtNotify_t notify, rt
     void *f = npu_front_load(767);
     if (f == NULL)
         return (rtError_t)npu_front_fail(767);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNotifyWaitAndReset))f)(notify, stm, timeout));
 }
 
@@ -12183,6 +12927,7 @@ static NPU_FRONT_COLD rtError_t load_rtsNotifyGetId(rtNotify_t notify, uint32_t*
     void *f = npu_front_load(768);
     if (f == NULL)
         return (rtError_t)npu_front_fail(768);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNotifyGetId))f)(notify, notifyId));
 }
 
@@ -12198,6 +12943,7 @@ static NPU_FRONT_COLD rtError_t load_rtsNotifyBatchReset(rtNotify_t* notifies, u
     void *f = npu_front_load(769);
     if (f == NULL)
         return (rtError_t)npu_front_fail(769);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNotifyBatchReset))f)(notifies, num));
 }
 
@@ -12213,6 +12959,7 @@ static NPU_FRONT_COLD rtError_t load_rtsNotifyGetExportKey(rtNotify_t notify, ch
     void *f = npu_front_load(770);
     if (f == NULL)
         return (rtError_t)npu_front_fail(770);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNotifyGetExportKey))f)(notify, key, len, flag));
 }
 
@@ -12228,6 +12975,7 @@ static NPU_FRONT_COLD rtError_t load_rtsNotifyImportByKey(rtNotify_t* notify, co
     void *f = npu_front_load(771);
     if (f == NULL)
         return (rtError_t)npu_front_fail(771);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNotifyImportByKey))f)(notify, key, flag));
 }
 
@@ -12243,6 +12991,7 @@ static NPU_FRONT_COLD rtError_t load_rtsNotifySetImportPid(rtNotify_t notify, in
     void *f = npu_front_load(772);
     if (f == NULL)
         return (rtError_t)npu_front_fail(772);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNotifySetImportPid))f)(notify, pid, num));
 }
 
@@ -12258,6 +13007,7 @@ static NPU_FRONT_COLD rtError_t load_rtNotifySetImportPidInterServer(rtNotify_t 
     void *f = npu_front_load(773);
     if (f == NULL)
         return (rtError_t)npu_front_fail(773);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtNotifySetImportPidInterServer))f)(notify, serverPids, num));
 }
 
@@ -12273,6 +13023,7 @@ static NPU_FRONT_COLD rtError_t load_rtCntNotifyDestroy(rtCntNotify_t const inCn
     void *f = npu_front_load(774);
     if (f == NULL)
         return (rtError_t)npu_front_fail(774);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCntNotifyDestroy))f)(inCntNotify));
 }
 
@@ -12288,6 +13039,7 @@ static NPU_FRONT_COLD rtError_t load_rtCntNotifyCreateServer(rtCntNotify_t* cons
     void *f = npu_front_load(775);
     if (f == NULL)
         return (rtError_t)npu_front_fail(775);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCntNotifyCreateServer))f)(cntNotify, flags));
 }
 
@@ -12303,6 +13055,7 @@ static NPU_FRONT_COLD rtError_t load_rtsCntNotifyRecord(rtCntNotify_t cntNotify,
     void *f = npu_front_load(776);
     if (f == NULL)
         return (rtError_t)npu_front_fail(776);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsCntNotifyRecord))f)(cntNotify, stm, info));
 }
 
@@ -12318,6 +13071,7 @@ static NPU_FRONT_COLD rtError_t load_rtsCntNotifyWaitWithTimeout(rtCntNotify_t c
     void *f = npu_front_load(777);
     if (f == NULL)
         return (rtError_t)npu_front_fail(777);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsCntNotifyWaitWithTimeout))f)(cntNotify, stm, info));
 }
 
@@ -12333,6 +13087,7 @@ static NPU_FRONT_COLD rtError_t load_rtsCntNotifyReset(rtCntNotify_t cntNotify, 
     void *f = npu_front_load(778);
     if (f == NULL)
         return (rtError_t)npu_front_fail(778);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsCntNotifyReset))f)(cntNotify, stm));
 }
 
@@ -12348,6 +13103,7 @@ static NPU_FRONT_COLD rtError_t load_rtsCntNotifyGetId(rtCntNotify_t cntNotify, 
     void *f = npu_front_load(779);
     if (f == NULL)
         return (rtError_t)npu_front_fail(779);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsCntNotifyGetId))f)(cntNotify, notifyId));
 }
 
@@ -12363,6 +13119,7 @@ static NPU_FRONT_COLD rtError_t load_rtsGetMemcpyDescSize(rtMemcpyKind kind, siz
     void *f = npu_front_load(780);
     if (f == NULL)
         return (rtError_t)npu_front_fail(780);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetMemcpyDescSize))f)(kind, descSize));
 }
 
@@ -12378,6 +13135,7 @@ static NPU_FRONT_COLD rtError_t load_rtsSetMemcpyDesc(rtMemcpyDesc_t desc, rtMem
     void *f = npu_front_load(781);
     if (f == NULL)
         return (rtError_t)npu_front_fail(781);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsSetMemcpyDesc))f)(desc, kind, srcAddr, dstAddr, count, config));
 }
 
@@ -12393,6 +13151,7 @@ static NPU_FRONT_COLD rtError_t load_rtsMemcpyAsyncWithDesc(rtMemcpyDesc_t desc,
     void *f = npu_front_load(782);
     if (f == NULL)
         return (rtError_t)npu_front_fail(782);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsMemcpyAsyncWithDesc))f)(desc, kind, config, stream));
 }
 
@@ -12408,6 +13167,7 @@ static NPU_FRONT_COLD rtError_t load_rtsCmoAsyncWithBarrier(void* srcAddrPtr, si
     void *f = npu_front_load(783);
     if (f == NULL)
         return (rtError_t)npu_front_fail(783);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsCmoAsyncWithBarrier))f)(srcAddrPtr, srcLen, cmoType, logicId, stm));
 }
 
@@ -12423,6 +13183,7 @@ static NPU_FRONT_COLD rtError_t load_rtsMalloc(void** devPtr, uint64_t size, rtM
     void *f = npu_front_load(784);
     if (f == NULL)
         return (rtError_t)npu_front_fail(784);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsMalloc))f)(devPtr, size, policy, advise, cfg));
 }
 
@@ -12438,6 +13199,7 @@ static NPU_FRONT_COLD rtError_t load_rtsMemExportToShareableHandle(rtDrvMemHandl
     void *f = npu_front_load(785);
     if (f == NULL)
         return (rtError_t)npu_front_fail(785);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsMemExportToShareableHandle))f)(handle, handleType, flags, shareableHandle));
 }
 
@@ -12453,6 +13215,7 @@ static NPU_FRONT_COLD rtError_t load_rtsMallocHost(void** hostPtr, uint64_t size
     void *f = npu_front_load(786);
     if (f == NULL)
         return (rtError_t)npu_front_fail(786);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsMallocHost))f)(hostPtr, size, cfg));
 }
 
@@ -12468,6 +13231,7 @@ static NPU_FRONT_COLD rtError_t load_rtsPointerGetAttributes(const void* ptr, rt
     void *f = npu_front_load(787);
     if (f == NULL)
         return (rtError_t)npu_front_fail(787);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsPointerGetAttributes))f)(ptr, attributes));
 }
 
@@ -12483,6 +13247,7 @@ static NPU_FRONT_COLD rtError_t load_rtsHostRegister(void* ptr, uint64_t size, r
     void *f = npu_front_load(788);
     if (f == NULL)
         return (rtError_t)npu_front_fail(788);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsHostRegister))f)(ptr, size, type, devPtr));
 }
 
@@ -12498,6 +13263,7 @@ static NPU_FRONT_COLD rtError_t load_rtHostRegisterV2(void* ptr, uint64_t size, 
     void *f = npu_front_load(789);
     if (f == NULL)
         return (rtError_t)npu_front_fail(789);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtHostRegisterV2))f)(ptr, size, flag));
 }
 
@@ -12513,6 +13279,7 @@ static NPU_FRONT_COLD rtError_t load_rtsHostUnregister(void* ptr) {
     void *f = npu_front_load(790);
     if (f == NULL)
         return (rtError_t)npu_front_fail(790);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsHostUnregister))f)(ptr));
 }
 
@@ -12528,6 +13295,7 @@ static NPU_FRONT_COLD rtError_t load_rtHostGetDevicePointer(void* pHost, void** 
     void *f = npu_front_load(791);
     if (f == NULL)
         return (rtError_t)npu_front_fail(791);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtHostGetDevicePointer))f)(pHost, pDevice, flag));
 }
 
@@ -12543,6 +13311,7 @@ static NPU_FRONT_COLD rtError_t load_rtsGetCmoDescSize(size_t* size) {
     void *f = npu_front_load(792);
     if (f == NULL)
         return (rtError_t)npu_front_fail(792);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetCmoDescSize))f)(size));
 }
 
@@ -12558,6 +13327,7 @@ static NPU_FRONT_COLD rtError_t load_rtsSetCmoDesc(rtCmoDesc_t cmoDesc, void* sr
     void *f = npu_front_load(793);
     if (f == NULL)
         return (rtError_t)npu_front_fail(793);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsSetCmoDesc))f)(cmoDesc, srcAddr, srcLen));
 }
 
@@ -12573,6 +13343,7 @@ static NPU_FRONT_COLD rtError_t load_rtsLaunchCmoAddrTask(rtCmoDesc_t cmoDesc, r
     void *f = npu_front_load(794);
     if (f == NULL)
         return (rtError_t)npu_front_fail(794);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLaunchCmoAddrTask))f)(cmoDesc, stm, cmoOpCode, reserve));
 }
 
@@ -12588,6 +13359,7 @@ static NPU_FRONT_COLD rtError_t load_rtsLaunchReduceAsyncTask(const rtReduceInfo
     void *f = npu_front_load(795);
     if (f == NULL)
         return (rtError_t)npu_front_fail(795);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLaunchReduceAsyncTask))f)(reduceInfo, stm, reserve));
 }
 
@@ -12603,6 +13375,7 @@ static NPU_FRONT_COLD rtError_t load_rtsGetP2PStatus(uint32_t devIdDes, uint32_t
     void *f = npu_front_load(796);
     if (f == NULL)
         return (rtError_t)npu_front_fail(796);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetP2PStatus))f)(devIdDes, phyIdSrc, status));
 }
 
@@ -12618,6 +13391,7 @@ static NPU_FRONT_COLD rtError_t load_rtsIpcMemGetExportKey(const void* ptr, size
     void *f = npu_front_load(797);
     if (f == NULL)
         return (rtError_t)npu_front_fail(797);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsIpcMemGetExportKey))f)(ptr, size, key, len, flags));
 }
 
@@ -12633,6 +13407,7 @@ static NPU_FRONT_COLD rtError_t load_rtsIpcMemClose(const char_t* key) {
     void *f = npu_front_load(798);
     if (f == NULL)
         return (rtError_t)npu_front_fail(798);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsIpcMemClose))f)(key));
 }
 
@@ -12648,6 +13423,7 @@ static NPU_FRONT_COLD rtError_t load_rtsIpcMemImportByKey(void** ptr, const char
     void *f = npu_front_load(799);
     if (f == NULL)
         return (rtError_t)npu_front_fail(799);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsIpcMemImportByKey))f)(ptr, key, flags));
 }
 
@@ -12663,6 +13439,7 @@ static NPU_FRONT_COLD rtError_t load_rtsIpcMemSetImportPid(const char_t* key, in
     void *f = npu_front_load(800);
     if (f == NULL)
         return (rtError_t)npu_front_fail(800);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsIpcMemSetImportPid))f)(key, pid, num));
 }
 
@@ -12678,6 +13455,7 @@ static NPU_FRONT_COLD rtError_t load_rtsCheckMemType(void** addrs, uint32_t size
     void *f = npu_front_load(801);
     if (f == NULL)
         return (rtError_t)npu_front_fail(801);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsCheckMemType))f)(addrs, size, memType, checkResult, reserve));
 }
 
@@ -12693,6 +13471,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemcpyAsyncWithOffset(void** dst, uint64_
     void *f = npu_front_load(802);
     if (f == NULL)
         return (rtError_t)npu_front_fail(802);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemcpyAsyncWithOffset))f)(dst, dstMax, dstDataOffset, src, cnt, srcDataOffset, kind, stm));
 }
 
@@ -12708,6 +13487,7 @@ static NPU_FRONT_COLD rtError_t load_rtIpcMemImportPidInterServer(const char* ke
     void *f = npu_front_load(803);
     if (f == NULL)
         return (rtError_t)npu_front_fail(803);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtIpcMemImportPidInterServer))f)(key, serverPids, num));
 }
 
@@ -12723,6 +13503,7 @@ static NPU_FRONT_COLD rtError_t load_rtGetMemUsageInfo(uint32_t deviceId, rtMemU
     void *f = npu_front_load(804);
     if (f == NULL)
         return (rtError_t)npu_front_fail(804);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetMemUsageInfo))f)(deviceId, memUsageInfo, inputNum, outputNum));
 }
 
@@ -12738,6 +13519,7 @@ static NPU_FRONT_COLD rtError_t load_rtsStreamCreate(rtStream_t* stream, rtStrea
     void *f = npu_front_load(805);
     if (f == NULL)
         return (rtError_t)npu_front_fail(805);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsStreamCreate))f)(stream, config));
 }
 
@@ -12753,6 +13535,7 @@ static NPU_FRONT_COLD rtError_t load_rtsStreamSetAttribute(rtStream_t stm, rtStr
     void *f = npu_front_load(806);
     if (f == NULL)
         return (rtError_t)npu_front_fail(806);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsStreamSetAttribute))f)(stm, stmAttrId, attrValue));
 }
 
@@ -12768,6 +13551,7 @@ static NPU_FRONT_COLD rtError_t load_rtsStreamGetAttribute(rtStream_t stm, rtStr
     void *f = npu_front_load(807);
     if (f == NULL)
         return (rtError_t)npu_front_fail(807);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsStreamGetAttribute))f)(stm, stmAttrId, attrValue));
 }
 
@@ -12783,6 +13567,7 @@ static NPU_FRONT_COLD rtError_t load_rtsStreamGetAvailableNum(uint32_t* streamCo
     void *f = npu_front_load(808);
     if (f == NULL)
         return (rtError_t)npu_front_fail(808);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsStreamGetAvailableNum))f)(streamCount));
 }
 
@@ -12798,6 +13583,7 @@ static NPU_FRONT_COLD rtError_t load_rtsStreamGetId(rtStream_t stm, int32_t* str
     void *f = npu_front_load(809);
     if (f == NULL)
         return (rtError_t)npu_front_fail(809);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsStreamGetId))f)(stm, streamId));
 }
 
@@ -12813,6 +13599,7 @@ static NPU_FRONT_COLD rtError_t load_rtsStreamBeginTaskGrp(rtStream_t stm) {
     void *f = npu_front_load(810);
     if (f == NULL)
         return (rtError_t)npu_front_fail(810);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsStreamBeginTaskGrp))f)(stm));
 }
 
@@ -12828,6 +13615,7 @@ static NPU_FRONT_COLD rtError_t load_rtsStreamEndTaskGrp(rtStream_t stm, rtTaskG
     void *f = npu_front_load(811);
     if (f == NULL)
         return (rtError_t)npu_front_fail(811);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsStreamEndTaskGrp))f)(stm, handle));
 }
 
@@ -12843,6 +13631,7 @@ static NPU_FRONT_COLD rtError_t load_rtsStreamBeginTaskUpdate(rtStream_t stm, rt
     void *f = npu_front_load(812);
     if (f == NULL)
         return (rtError_t)npu_front_fail(812);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsStreamBeginTaskUpdate))f)(stm, handle));
 }
 
@@ -12858,6 +13647,7 @@ static NPU_FRONT_COLD rtError_t load_rtsStreamEndTaskUpdate(rtStream_t stm) {
     void *f = npu_front_load(813);
     if (f == NULL)
         return (rtError_t)npu_front_fail(813);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsStreamEndTaskUpdate))f)(stm));
 }
 
@@ -12873,6 +13663,7 @@ static NPU_FRONT_COLD rtError_t load_rtsSwitchStream(void* leftValue, rtConditio
     void *f = npu_front_load(814);
     if (f == NULL)
         return (rtError_t)npu_front_fail(814);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsSwitchStream))f)(leftValue, cond, rightValue, dataType, trueStream, falseStream, stream));
 }
 
@@ -12888,6 +13679,7 @@ static NPU_FRONT_COLD rtError_t load_rtsActiveStream(rtStream_t activeStream, rt
     void *f = npu_front_load(815);
     if (f == NULL)
         return (rtError_t)npu_front_fail(815);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsActiveStream))f)(activeStream, stream));
 }
 
@@ -12903,6 +13695,7 @@ static NPU_FRONT_COLD rtError_t load_rtsSetStreamResLimit(rtStream_t stm, const 
     void *f = npu_front_load(816);
     if (f == NULL)
         return (rtError_t)npu_front_fail(816);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsSetStreamResLimit))f)(stm, type, value));
 }
 
@@ -12918,6 +13711,7 @@ static NPU_FRONT_COLD rtError_t load_rtsResetStreamResLimit(rtStream_t stm) {
     void *f = npu_front_load(817);
     if (f == NULL)
         return (rtError_t)npu_front_fail(817);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsResetStreamResLimit))f)(stm));
 }
 
@@ -12933,6 +13727,7 @@ static NPU_FRONT_COLD rtError_t load_rtsGetStreamResLimit(const rtStream_t stm, 
     void *f = npu_front_load(818);
     if (f == NULL)
         return (rtError_t)npu_front_fail(818);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetStreamResLimit))f)(stm, type, value));
 }
 
@@ -12948,6 +13743,7 @@ static NPU_FRONT_COLD rtError_t load_rtsUseStreamResInCurrentThread(const rtStre
     void *f = npu_front_load(819);
     if (f == NULL)
         return (rtError_t)npu_front_fail(819);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsUseStreamResInCurrentThread))f)(stm));
 }
 
@@ -12963,6 +13759,7 @@ static NPU_FRONT_COLD rtError_t load_rtsNotUseStreamResInCurrentThread(const rtS
     void *f = npu_front_load(820);
     if (f == NULL)
         return (rtError_t)npu_front_fail(820);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNotUseStreamResInCurrentThread))f)(stm));
 }
 
@@ -12978,6 +13775,7 @@ static NPU_FRONT_COLD rtError_t load_rtsGetResInCurrentThread(const rtDevResLimi
     void *f = npu_front_load(821);
     if (f == NULL)
         return (rtError_t)npu_front_fail(821);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetResInCurrentThread))f)(type, value));
 }
 
@@ -12993,6 +13791,7 @@ static NPU_FRONT_COLD rtError_t load_rtsRegStreamStateCallback(const char_t* reg
     void *f = npu_front_load(822);
     if (f == NULL)
         return (rtError_t)npu_front_fail(822);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsRegStreamStateCallback))f)(regName, callback, args));
 }
 
@@ -13008,6 +13807,7 @@ static NPU_FRONT_COLD rtError_t load_rtsStreamStop(rtStream_t stm) {
     void *f = npu_front_load(823);
     if (f == NULL)
         return (rtError_t)npu_front_fail(823);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsStreamStop))f)(stm));
 }
 
@@ -13023,6 +13823,7 @@ static NPU_FRONT_COLD rtError_t load_rtsPersistentTaskClean(rtStream_t stm) {
     void *f = npu_front_load(824);
     if (f == NULL)
         return (rtError_t)npu_front_fail(824);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsPersistentTaskClean))f)(stm));
 }
 
@@ -13038,6 +13839,7 @@ static NPU_FRONT_COLD rtError_t load_rtsBinaryLoadFromFile(const char_t* const b
     void *f = npu_front_load(825);
     if (f == NULL)
         return (rtError_t)npu_front_fail(825);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsBinaryLoadFromFile))f)(binPath, optionalCfg, handle));
 }
 
@@ -13053,6 +13855,7 @@ static NPU_FRONT_COLD rtError_t load_rtsBinaryLoadFromData(const void* const dat
     void *f = npu_front_load(826);
     if (f == NULL)
         return (rtError_t)npu_front_fail(826);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsBinaryLoadFromData))f)(data, length, optionalCfg, handle));
 }
 
@@ -13068,6 +13871,7 @@ static NPU_FRONT_COLD rtError_t load_rtsFuncGetByName(const rtBinHandle binHandl
     void *f = npu_front_load(827);
     if (f == NULL)
         return (rtError_t)npu_front_fail(827);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsFuncGetByName))f)(binHandle, kernelName, funcHandle));
 }
 
@@ -13083,6 +13887,7 @@ static NPU_FRONT_COLD rtError_t load_rtsFuncGetByEntry(const rtBinHandle binHand
     void *f = npu_front_load(828);
     if (f == NULL)
         return (rtError_t)npu_front_fail(828);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsFuncGetByEntry))f)(binHandle, funcEntry, funcHandle));
 }
 
@@ -13098,6 +13903,7 @@ static NPU_FRONT_COLD rtError_t load_rtsFuncGetAddr(const rtFuncHandle funcHandl
     void *f = npu_front_load(829);
     if (f == NULL)
         return (rtError_t)npu_front_fail(829);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsFuncGetAddr))f)(funcHandle, aicAddr, aivAddr));
 }
 
@@ -13113,6 +13919,7 @@ static NPU_FRONT_COLD rtError_t load_rtsRegisterCpuFunc(rtBinHandle binHandle, c
     void *f = npu_front_load(830);
     if (f == NULL)
         return (rtError_t)npu_front_fail(830);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsRegisterCpuFunc))f)(binHandle, funcName, kernelName, funcHandle));
 }
 
@@ -13128,6 +13935,7 @@ static NPU_FRONT_COLD rtError_t load_rtsLaunchKernelWithHostArgs(rtFuncHandle fu
     void *f = npu_front_load(831);
     if (f == NULL)
         return (rtError_t)npu_front_fail(831);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLaunchKernelWithHostArgs))f)(funcHandle, numBlocks, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum));
 }
 
@@ -13143,6 +13951,7 @@ static NPU_FRONT_COLD rtError_t load_rtsGetThreadLastTaskId(uint32_t* taskId) {
     void *f = npu_front_load(832);
     if (f == NULL)
         return (rtError_t)npu_front_fail(832);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetThreadLastTaskId))f)(taskId));
 }
 
@@ -13158,6 +13967,7 @@ static NPU_FRONT_COLD rtError_t load_rtsNpuClearFloatOverFlowStatus(uint32_t che
     void *f = npu_front_load(833);
     if (f == NULL)
         return (rtError_t)npu_front_fail(833);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNpuClearFloatOverFlowStatus))f)(checkMode, stm));
 }
 
@@ -13173,6 +13983,7 @@ static NPU_FRONT_COLD rtError_t load_rtsNpuGetFloatOverFlowStatus(void* outputAd
     void *f = npu_front_load(834);
     if (f == NULL)
         return (rtError_t)npu_front_fail(834);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsNpuGetFloatOverFlowStatus))f)(outputAddrPtr, outputSize, checkMode, stm));
 }
 
@@ -13188,6 +13999,7 @@ static NPU_FRONT_COLD rtError_t load_rtsLaunchKernelWithConfig(rtFuncHandle func
     void *f = npu_front_load(835);
     if (f == NULL)
         return (rtError_t)npu_front_fail(835);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLaunchKernelWithConfig))f)(funcHandle, numBlocks, stm, cfg, argsHandle, reserve));
 }
 
@@ -13203,6 +14015,7 @@ static NPU_FRONT_COLD rtError_t load_rtsKernelArgsInit(rtFuncHandle funcHandle, 
     void *f = npu_front_load(836);
     if (f == NULL)
         return (rtError_t)npu_front_fail(836);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsKernelArgsInit))f)(funcHandle, argsHandle));
 }
 
@@ -13218,6 +14031,7 @@ static NPU_FRONT_COLD rtError_t load_rtsKernelArgsAppend(rtArgsHandle argsHandle
     void *f = npu_front_load(837);
     if (f == NULL)
         return (rtError_t)npu_front_fail(837);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsKernelArgsAppend))f)(argsHandle, para, paraSize, paraHandle));
 }
 
@@ -13233,6 +14047,7 @@ static NPU_FRONT_COLD rtError_t load_rtsKernelArgsAppendPlaceHolder(rtArgsHandle
     void *f = npu_front_load(838);
     if (f == NULL)
         return (rtError_t)npu_front_fail(838);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsKernelArgsAppendPlaceHolder))f)(argsHandle, paraHandle));
 }
 
@@ -13248,6 +14063,7 @@ static NPU_FRONT_COLD rtError_t load_rtsKernelArgsFinalize(rtArgsHandle argsHand
     void *f = npu_front_load(839);
     if (f == NULL)
         return (rtError_t)npu_front_fail(839);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsKernelArgsFinalize))f)(argsHandle));
 }
 
@@ -13263,6 +14079,7 @@ static NPU_FRONT_COLD rtError_t load_rtsKernelArgsParaUpdate(rtArgsHandle argsHa
     void *f = npu_front_load(840);
     if (f == NULL)
         return (rtError_t)npu_front_fail(840);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsKernelArgsParaUpdate))f)(argsHandle, paraHandle, para, paraSize));
 }
 
@@ -13278,6 +14095,7 @@ static NPU_FRONT_COLD rtError_t load_rtsKernelArgsInitByUserMem(rtFuncHandle fun
     void *f = npu_front_load(841);
     if (f == NULL)
         return (rtError_t)npu_front_fail(841);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsKernelArgsInitByUserMem))f)(funcHandle, argsHandle, userHostMem, actualArgsSize));
 }
 
@@ -13293,6 +14111,7 @@ static NPU_FRONT_COLD rtError_t load_rtsKernelArgsGetMemSize(rtFuncHandle funcHa
     void *f = npu_front_load(842);
     if (f == NULL)
         return (rtError_t)npu_front_fail(842);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsKernelArgsGetMemSize))f)(funcHandle, userArgsSize, actualArgsSize));
 }
 
@@ -13308,6 +14127,7 @@ static NPU_FRONT_COLD rtError_t load_rtsKernelArgsGetHandleMemSize(rtFuncHandle 
     void *f = npu_front_load(843);
     if (f == NULL)
         return (rtError_t)npu_front_fail(843);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsKernelArgsGetHandleMemSize))f)(funcHandle, memSize));
 }
 
@@ -13323,6 +14143,7 @@ static NPU_FRONT_COLD rtError_t load_rtsKernelArgsGetPlaceHolderBuffer(rtArgsHan
     void *f = npu_front_load(844);
     if (f == NULL)
         return (rtError_t)npu_front_fail(844);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsKernelArgsGetPlaceHolderBuffer))f)(argsHandle, paraHandle, dataSize, bufferAddr));
 }
 
@@ -13338,6 +14159,7 @@ static NPU_FRONT_COLD rtError_t load_rtsFuncGetName(const rtFuncHandle funcHandl
     void *f = npu_front_load(845);
     if (f == NULL)
         return (rtError_t)npu_front_fail(845);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsFuncGetName))f)(funcHandle, maxLen, name));
 }
 
@@ -13353,6 +14175,7 @@ static NPU_FRONT_COLD rtError_t load_rtsGetHardwareSyncAddr(void** addr) {
     void *f = npu_front_load(846);
     if (f == NULL)
         return (rtError_t)npu_front_fail(846);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetHardwareSyncAddr))f)(addr));
 }
 
@@ -13368,6 +14191,7 @@ static NPU_FRONT_COLD rtError_t load_rtsGetFloatOverflowStatus(void* const outpu
     void *f = npu_front_load(847);
     if (f == NULL)
         return (rtError_t)npu_front_fail(847);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsGetFloatOverflowStatus))f)(outputAddrPtr, outputSize, stm));
 }
 
@@ -13383,6 +14207,7 @@ static NPU_FRONT_COLD rtError_t load_rtsResetFloatOverflowStatus(rtStream_t stm)
     void *f = npu_front_load(848);
     if (f == NULL)
         return (rtError_t)npu_front_fail(848);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsResetFloatOverflowStatus))f)(stm));
 }
 
@@ -13398,6 +14223,7 @@ static NPU_FRONT_COLD rtError_t load_rtsLaunchKernelWithDevArgs(rtFuncHandle fun
     void *f = npu_front_load(849);
     if (f == NULL)
         return (rtError_t)npu_front_fail(849);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLaunchKernelWithDevArgs))f)(funcHandle, numBlocks, stm, cfg, args, argsSize, reserve));
 }
 
@@ -13413,6 +14239,7 @@ static NPU_FRONT_COLD rtError_t load_rtsLaunchHostFunc(rtStream_t stm, const rtC
     void *f = npu_front_load(850);
     if (f == NULL)
         return (rtError_t)npu_front_fail(850);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLaunchHostFunc))f)(stm, callBackFunc, fnData));
 }
 
@@ -13428,6 +14255,7 @@ static NPU_FRONT_COLD rtError_t load_rtsBinaryGetDevAddress(const rtBinHandle bi
     void *f = npu_front_load(851);
     if (f == NULL)
         return (rtError_t)npu_front_fail(851);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsBinaryGetDevAddress))f)(binHandle, bin, binSize));
 }
 
@@ -13443,6 +14271,7 @@ static NPU_FRONT_COLD rtError_t load_rtsLaunchUpdateTask(rtStream_t destStm, uin
     void *f = npu_front_load(852);
     if (f == NULL)
         return (rtError_t)npu_front_fail(852);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLaunchUpdateTask))f)(destStm, destTaskId, stm, cfg));
 }
 
@@ -13458,6 +14287,7 @@ static NPU_FRONT_COLD rtError_t load_rtsModelCreate(rtModel_t* mdl, uint32_t fla
     void *f = npu_front_load(853);
     if (f == NULL)
         return (rtError_t)npu_front_fail(853);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsModelCreate))f)(mdl, flag));
 }
 
@@ -13473,6 +14303,7 @@ static NPU_FRONT_COLD rtError_t load_rtsModelBindStream(rtModel_t mdl, rtStream_
     void *f = npu_front_load(854);
     if (f == NULL)
         return (rtError_t)npu_front_fail(854);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsModelBindStream))f)(mdl, stm, flag));
 }
 
@@ -13488,6 +14319,7 @@ static NPU_FRONT_COLD rtError_t load_rtsEndGraph(rtModel_t mdl, rtStream_t stm) 
     void *f = npu_front_load(855);
     if (f == NULL)
         return (rtError_t)npu_front_fail(855);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsEndGraph))f)(mdl, stm));
 }
 
@@ -13503,6 +14335,7 @@ static NPU_FRONT_COLD rtError_t load_rtsModelLoadComplete(rtModel_t mdl, void* r
     void *f = npu_front_load(856);
     if (f == NULL)
         return (rtError_t)npu_front_fail(856);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsModelLoadComplete))f)(mdl, reserve));
 }
 
@@ -13518,6 +14351,7 @@ static NPU_FRONT_COLD rtError_t load_rtsModelUnbindStream(rtModel_t mdl, rtStrea
     void *f = npu_front_load(857);
     if (f == NULL)
         return (rtError_t)npu_front_fail(857);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsModelUnbindStream))f)(mdl, stm));
 }
 
@@ -13533,6 +14367,7 @@ static NPU_FRONT_COLD rtError_t load_rtsModelExecute(rtModel_t mdl, int32_t time
     void *f = npu_front_load(858);
     if (f == NULL)
         return (rtError_t)npu_front_fail(858);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsModelExecute))f)(mdl, timeout));
 }
 
@@ -13548,6 +14383,7 @@ static NPU_FRONT_COLD rtError_t load_rtsLabelCreate(rtLabel_t* lbl) {
     void *f = npu_front_load(859);
     if (f == NULL)
         return (rtError_t)npu_front_fail(859);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLabelCreate))f)(lbl));
 }
 
@@ -13563,6 +14399,7 @@ static NPU_FRONT_COLD rtError_t load_rtsLabelDestroy(rtLabel_t lbl) {
     void *f = npu_front_load(860);
     if (f == NULL)
         return (rtError_t)npu_front_fail(860);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLabelDestroy))f)(lbl));
 }
 
@@ -13578,6 +14415,7 @@ static NPU_FRONT_COLD rtError_t load_rtsLabelSwitchListCreate(rtLabel_t* labels,
     void *f = npu_front_load(861);
     if (f == NULL)
         return (rtError_t)npu_front_fail(861);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLabelSwitchListCreate))f)(labels, num, labelList));
 }
 
@@ -13593,6 +14431,7 @@ static NPU_FRONT_COLD rtError_t load_rtsLabelSwitchListDestroy(void* labelList) 
     void *f = npu_front_load(862);
     if (f == NULL)
         return (rtError_t)npu_front_fail(862);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLabelSwitchListDestroy))f)(labelList));
 }
 
@@ -13608,6 +14447,7 @@ static NPU_FRONT_COLD rtError_t load_rtsLabelSet(rtLabel_t lbl, rtStream_t stm) 
     void *f = npu_front_load(863);
     if (f == NULL)
         return (rtError_t)npu_front_fail(863);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLabelSet))f)(lbl, stm));
 }
 
@@ -13623,6 +14463,7 @@ static NPU_FRONT_COLD rtError_t load_rtsLabelSwitchByIndex(void* ptr, uint32_t m
     void *f = npu_front_load(864);
     if (f == NULL)
         return (rtError_t)npu_front_fail(864);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLabelSwitchByIndex))f)(ptr, maxValue, labelInfoPtr, stm));
 }
 
@@ -13638,6 +14479,7 @@ static NPU_FRONT_COLD rtError_t load_rtsModelSetName(rtModel_t mdl, const char_t
     void *f = npu_front_load(865);
     if (f == NULL)
         return (rtError_t)npu_front_fail(865);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsModelSetName))f)(mdl, mdlName));
 }
 
@@ -13653,6 +14495,7 @@ static NPU_FRONT_COLD rtError_t load_rtsModelGetName(rtModel_t mdl, const uint32
     void *f = npu_front_load(866);
     if (f == NULL)
         return (rtError_t)npu_front_fail(866);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsModelGetName))f)(mdl, maxLen, mdlName));
 }
 
@@ -13668,6 +14511,7 @@ static NPU_FRONT_COLD rtError_t load_rtsModelAbort(rtModel_t mdl) {
     void *f = npu_front_load(867);
     if (f == NULL)
         return (rtError_t)npu_front_fail(867);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsModelAbort))f)(mdl));
 }
 
@@ -13683,6 +14527,7 @@ static NPU_FRONT_COLD rtError_t load_rtsLaunchRandomNumTask(const rtRandomNumTas
     void *f = npu_front_load(868);
     if (f == NULL)
         return (rtError_t)npu_front_fail(868);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLaunchRandomNumTask))f)(taskInfo, stm, reserve));
 }
 
@@ -13698,6 +14543,7 @@ static NPU_FRONT_COLD rtError_t load_rtsLaunchBarrierTask(rtBarrierTaskInfo_t* t
     void *f = npu_front_load(869);
     if (f == NULL)
         return (rtError_t)npu_front_fail(869);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsLaunchBarrierTask))f)(taskInfo, stm, flag));
 }
 
@@ -13713,6 +14559,7 @@ static NPU_FRONT_COLD rtError_t load_rtsProfTrace(void* userdata, int32_t length
     void *f = npu_front_load(870);
     if (f == NULL)
         return (rtError_t)npu_front_fail(870);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtsProfTrace))f)(userdata, length, stream));
 }
 
@@ -13728,6 +14575,7 @@ static NPU_FRONT_COLD rtError_t load_rtSnapShotProcessLock(void) {
     void *f = npu_front_load(871);
     if (f == NULL)
         return (rtError_t)npu_front_fail(871);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSnapShotProcessLock))f)());
 }
 
@@ -13743,6 +14591,7 @@ static NPU_FRONT_COLD rtError_t load_rtSnapShotProcessUnlock(void) {
     void *f = npu_front_load(872);
     if (f == NULL)
         return (rtError_t)npu_front_fail(872);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSnapShotProcessUnlock))f)());
 }
 
@@ -13758,6 +14607,7 @@ static NPU_FRONT_COLD rtError_t load_rtSnapShotProcessBackup(void) {
     void *f = npu_front_load(873);
     if (f == NULL)
         return (rtError_t)npu_front_fail(873);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSnapShotProcessBackup))f)());
 }
 
@@ -13773,6 +14623,7 @@ static NPU_FRONT_COLD rtError_t load_rtSnapShotProcessRestore(void) {
     void *f = npu_front_load(874);
     if (f == NULL)
         return (rtError_t)npu_front_fail(874);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSnapShotProcessRestore))f)());
 }
 
@@ -13788,6 +14639,7 @@ static NPU_FRONT_COLD rtError_t load_rtSnapShotCallbackRegister(rtSnapShotStage 
     void *f = npu_front_load(875);
     if (f == NULL)
         return (rtError_t)npu_front_fail(875);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSnapShotCallbackRegister))f)(stage, callback, args));
 }
 
@@ -13803,6 +14655,7 @@ static NPU_FRONT_COLD rtError_t load_rtSnapShotCallbackUnregister(rtSnapShotStag
     void *f = npu_front_load(876);
     if (f == NULL)
         return (rtError_t)npu_front_fail(876);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSnapShotCallbackUnregister))f)(stage, callback));
 }
 
@@ -13818,6 +14671,7 @@ static NPU_FRONT_COLD rtError_t load_rtDeviceGetHostAtomicCapabilities(uint32_t*
     void *f = npu_front_load(877);
     if (f == NULL)
         return (rtError_t)npu_front_fail(877);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceGetHostAtomicCapabilities))f)(capabilities, operations, count, deviceId));
 }
 
@@ -13833,6 +14687,7 @@ static NPU_FRONT_COLD rtError_t load_rtDeviceGetP2PAtomicCapabilities(uint32_t* 
     void *f = npu_front_load(878);
     if (f == NULL)
         return (rtError_t)npu_front_fail(878);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceGetP2PAtomicCapabilities))f)(capabilities, operations, count, srcDeviceId, dstDeviceId));
 }
 
@@ -13848,6 +14703,7 @@ static NPU_FRONT_COLD rtError_t load_rtDeviceGetLimit(rtLimitType_t type, uint32
     void *f = npu_front_load(879);
     if (f == NULL)
         return (rtError_t)npu_front_fail(879);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceGetLimit))f)(type, val));
 }
 
@@ -13863,6 +14719,7 @@ static NPU_FRONT_COLD rtError_t load_rtDeviceL2CacheFlush(void* rsv) {
     void *f = npu_front_load(880);
     if (f == NULL)
         return (rtError_t)npu_front_fail(880);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtDeviceL2CacheFlush))f)(rsv));
 }
 
@@ -13878,6 +14735,7 @@ static NPU_FRONT_COLD rtError_t load_rtEventRecordWithFlag(rtEvent_t evt, rtStre
     void *f = npu_front_load(881);
     if (f == NULL)
         return (rtError_t)npu_front_fail(881);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtEventRecordWithFlag))f)(evt, stm, flag));
 }
 
@@ -13893,6 +14751,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemPoolCreate(rtMemPool_t* memPool, const
     void *f = npu_front_load(882);
     if (f == NULL)
         return (rtError_t)npu_front_fail(882);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemPoolCreate))f)(memPool, poolProps));
 }
 
@@ -13908,6 +14767,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemPoolDestroy(rtMemPool_t const memPool)
     void *f = npu_front_load(883);
     if (f == NULL)
         return (rtError_t)npu_front_fail(883);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemPoolDestroy))f)(memPool));
 }
 
@@ -13923,6 +14783,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemPoolSetAttr(rtMemPool_t memPool, rtMem
     void *f = npu_front_load(884);
     if (f == NULL)
         return (rtError_t)npu_front_fail(884);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemPoolSetAttr))f)(memPool, attr, value));
 }
 
@@ -13938,6 +14799,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemPoolGetAttr(rtMemPool_t memPool, rtMem
     void *f = npu_front_load(885);
     if (f == NULL)
         return (rtError_t)npu_front_fail(885);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemPoolGetAttr))f)(memPool, attr, value));
 }
 
@@ -13953,6 +14815,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemGetAddressRange(void* ptr, void** pbas
     void *f = npu_front_load(886);
     if (f == NULL)
         return (rtError_t)npu_front_fail(886);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemGetAddressRange))f)(ptr, pbase, psize));
 }
 
@@ -13968,6 +14831,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemPoolMallocAsync(void** ptr, const uint
     void *f = npu_front_load(887);
     if (f == NULL)
         return (rtError_t)npu_front_fail(887);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemPoolMallocAsync))f)(ptr, size, memPoolId, stm));
 }
 
@@ -13983,6 +14847,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemPoolFreeAsync(void* ptr, rtStream_t st
     void *f = npu_front_load(888);
     if (f == NULL)
         return (rtError_t)npu_front_fail(888);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemPoolFreeAsync))f)(ptr, stm));
 }
 
@@ -13998,6 +14863,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemManagedAdvise(const void* const ptr, u
     void *f = npu_front_load(889);
     if (f == NULL)
         return (rtError_t)npu_front_fail(889);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemManagedAdvise))f)(ptr, size, advise, location));
 }
 
@@ -14013,6 +14879,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemManagedGetAttr(rtMemManagedRangeAttrib
     void *f = npu_front_load(890);
     if (f == NULL)
         return (rtError_t)npu_front_fail(890);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemManagedGetAttr))f)(attribute, ptr, size, data, dataSize));
 }
 
@@ -14028,6 +14895,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemManagedGetAttrs(rtMemManagedRangeAttri
     void *f = npu_front_load(891);
     if (f == NULL)
         return (rtError_t)npu_front_fail(891);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemManagedGetAttrs))f)(attributes, numAttributes, ptr, size, data, dataSizes));
 }
 
@@ -14043,6 +14911,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemPoolTrimTo(rtMemPool_t memPool, uint64
     void *f = npu_front_load(892);
     if (f == NULL)
         return (rtError_t)npu_front_fail(892);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemPoolTrimTo))f)(memPool, minBytesToKeep));
 }
 
@@ -14058,6 +14927,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemManagedPrefetchAsync(const void* ptr, 
     void *f = npu_front_load(893);
     if (f == NULL)
         return (rtError_t)npu_front_fail(893);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemManagedPrefetchAsync))f)(ptr, size, location, flags, stream));
 }
 
@@ -14073,6 +14943,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemManagedPrefetchBatchAsync(const void**
     void *f = npu_front_load(894);
     if (f == NULL)
         return (rtError_t)npu_front_fail(894);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemManagedPrefetchBatchAsync))f)(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream));
 }
 
@@ -14088,6 +14959,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemMapSelectedLink(void* virPtrDst, size_
     void *f = npu_front_load(895);
     if (f == NULL)
         return (rtError_t)npu_front_fail(895);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemMapSelectedLink))f)(virPtrDst, size, virPtrSrc, linkIdx));
 }
 
@@ -14103,6 +14975,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemMapNoAccess(void* virPtr, size_t size,
     void *f = npu_front_load(896);
     if (f == NULL)
         return (rtError_t)npu_front_fail(896);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemMapNoAccess))f)(virPtr, size, offset, handle, flags));
 }
 
@@ -14118,6 +14991,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemsetD32(void* dst, uint64_t destMax, ui
     void *f = npu_front_load(897);
     if (f == NULL)
         return (rtError_t)npu_front_fail(897);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemsetD32))f)(dst, destMax, value, count));
 }
 
@@ -14133,6 +15007,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemsetD32Async(void* dst, uint64_t destMa
     void *f = npu_front_load(898);
     if (f == NULL)
         return (rtError_t)npu_front_fail(898);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemsetD32Async))f)(dst, destMax, value, count, stm));
 }
 
@@ -14148,6 +15023,7 @@ static NPU_FRONT_COLD rtError_t load_rtMemMapSetLink(rtDrvMemHandle handle, rtMe
     void *f = npu_front_load(899);
     if (f == NULL)
         return (rtError_t)npu_front_fail(899);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtMemMapSetLink))f)(handle, adviceLink));
 }
 
@@ -14163,6 +15039,7 @@ static NPU_FRONT_COLD rtError_t load_rtModelGetStreams(rtModel_t const mdl, rtSt
     void *f = npu_front_load(900);
     if (f == NULL)
         return (rtError_t)npu_front_fail(900);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelGetStreams))f)(mdl, streams, numStreams));
 }
 
@@ -14178,6 +15055,7 @@ static NPU_FRONT_COLD rtError_t load_rtModelDestroyRegisterCallback(rtModel_t co
     void *f = npu_front_load(901);
     if (f == NULL)
         return (rtError_t)npu_front_fail(901);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelDestroyRegisterCallback))f)(mdl, fn, ptr));
 }
 
@@ -14193,6 +15071,7 @@ static NPU_FRONT_COLD rtError_t load_rtModelDestroyUnregisterCallback(rtModel_t 
     void *f = npu_front_load(902);
     if (f == NULL)
         return (rtError_t)npu_front_fail(902);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelDestroyUnregisterCallback))f)(mdl, fn));
 }
 
@@ -14208,6 +15087,7 @@ static NPU_FRONT_COLD rtError_t load_rtModelUpdate(rtModel_t mdl) {
     void *f = npu_front_load(903);
     if (f == NULL)
         return (rtError_t)npu_front_fail(903);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelUpdate))f)(mdl));
 }
 
@@ -14223,6 +15103,7 @@ static NPU_FRONT_COLD rtError_t load_rtModelCondHandleCreate(rtModel_t mdl, uint
     void *f = npu_front_load(904);
     if (f == NULL)
         return (rtError_t)npu_front_fail(904);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelCondHandleCreate))f)(mdl, defaultLaunchValue, flag, handle));
 }
 
@@ -14238,6 +15119,7 @@ static NPU_FRONT_COLD rtError_t load_rtModelCondHandleGetCondPtr(rtCondHandle_t 
     void *f = npu_front_load(905);
     if (f == NULL)
         return (rtError_t)npu_front_fail(905);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelCondHandleGetCondPtr))f)(handle, devPtr));
 }
 
@@ -14253,6 +15135,7 @@ static NPU_FRONT_COLD rtError_t load_rtStreamAddCondTask(rtCondTaskParams params
     void *f = npu_front_load(906);
     if (f == NULL)
         return (rtError_t)npu_front_fail(906);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamAddCondTask))f)(params, stm, flags));
 }
 
@@ -14268,6 +15151,7 @@ static NPU_FRONT_COLD rtError_t load_rtStreamBeginCaptureToModel(rtStream_t stm,
     void *f = npu_front_load(907);
     if (f == NULL)
         return (rtError_t)npu_front_fail(907);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamBeginCaptureToModel))f)(stm, mdl, mode));
 }
 
@@ -14283,6 +15167,7 @@ static NPU_FRONT_COLD rtError_t load_rtStreamGetTasks(rtStream_t const stm, rtTa
     void *f = npu_front_load(908);
     if (f == NULL)
         return (rtError_t)npu_front_fail(908);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamGetTasks))f)(stm, tasks, numTasks));
 }
 
@@ -14298,6 +15183,7 @@ static NPU_FRONT_COLD rtError_t load_rtStreamWaitEventWithFlag(rtStream_t stm, r
     void *f = npu_front_load(909);
     if (f == NULL)
         return (rtError_t)npu_front_fail(909);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtStreamWaitEventWithFlag))f)(stm, evt, timeout, flag));
 }
 
@@ -14313,6 +15199,7 @@ static NPU_FRONT_COLD rtError_t load_rtTaskGetType(rtTask_t task, rtTaskType* ty
     void *f = npu_front_load(910);
     if (f == NULL)
         return (rtError_t)npu_front_fail(910);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtTaskGetType))f)(task, type));
 }
 
@@ -14328,6 +15215,7 @@ static NPU_FRONT_COLD rtError_t load_rtTaskGetSeqId(rtTask_t task, uint32_t* id)
     void *f = npu_front_load(911);
     if (f == NULL)
         return (rtError_t)npu_front_fail(911);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtTaskGetSeqId))f)(task, id));
 }
 
@@ -14343,6 +15231,7 @@ static NPU_FRONT_COLD rtError_t load_rtModelTaskGetParams(rtTask_t task, rtTaskP
     void *f = npu_front_load(912);
     if (f == NULL)
         return (rtError_t)npu_front_fail(912);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelTaskGetParams))f)(task, params));
 }
 
@@ -14358,6 +15247,7 @@ static NPU_FRONT_COLD rtError_t load_rtModelTaskSetParams(rtTask_t task, rtTaskP
     void *f = npu_front_load(913);
     if (f == NULL)
         return (rtError_t)npu_front_fail(913);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelTaskSetParams))f)(task, params));
 }
 
@@ -14373,6 +15263,7 @@ static NPU_FRONT_COLD rtError_t load_rtModelKernelTaskGetAttribute(rtTask_t task
     void *f = npu_front_load(914);
     if (f == NULL)
         return (rtError_t)npu_front_fail(914);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelKernelTaskGetAttribute))f)(task, attrId, attrValue));
 }
 
@@ -14388,6 +15279,7 @@ static NPU_FRONT_COLD rtError_t load_rtModelTaskDisable(rtTask_t task) {
     void *f = npu_front_load(915);
     if (f == NULL)
         return (rtError_t)npu_front_fail(915);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtModelTaskDisable))f)(task));
 }
 
@@ -14403,6 +15295,7 @@ static NPU_FRONT_COLD rtError_t load_rtCacheLastTaskExtendInfo(const char* const
     void *f = npu_front_load(916);
     if (f == NULL)
         return (rtError_t)npu_front_fail(916);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtCacheLastTaskExtendInfo))f)(extendInfoPtr, infoSize));
 }
 
@@ -14418,6 +15311,7 @@ static NPU_FRONT_COLD rtError_t load_rtLaunchKernelWithArgsArray(void* func, uin
     void *f = npu_front_load(917);
     if (f == NULL)
         return (rtError_t)npu_front_fail(917);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtLaunchKernelWithArgsArray))f)(func, numBlocks, stm, cfg, args));
 }
 
@@ -14433,6 +15327,7 @@ static NPU_FRONT_COLD rtError_t load_rtLaunchSIMTKernelWithArgsArray(void* func,
     void *f = npu_front_load(918);
     if (f == NULL)
         return (rtError_t)npu_front_fail(918);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtLaunchSIMTKernelWithArgsArray))f)(func, gridDim, blockDim, dynUbufSize, stm, cfg, args));
 }
 
@@ -14448,6 +15343,7 @@ static NPU_FRONT_COLD rtError_t load_rtLaunchSIMTKernelWithHostArgs(void* func, 
     void *f = npu_front_load(919);
     if (f == NULL)
         return (rtError_t)npu_front_fail(919);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtLaunchSIMTKernelWithHostArgs))f)(func, gridDim, blockDim, dynUbufSize, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum));
 }
 
@@ -14463,6 +15359,7 @@ static NPU_FRONT_COLD rtError_t load_rtFuncGetSize(const rtFuncHandle funcHandle
     void *f = npu_front_load(920);
     if (f == NULL)
         return (rtError_t)npu_front_fail(920);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFuncGetSize))f)(funcHandle, aicSize, aivSize));
 }
 
@@ -14478,6 +15375,7 @@ static NPU_FRONT_COLD rtError_t load_rtFunctionGetBinary(const rtFuncHandle func
     void *f = npu_front_load(921);
     if (f == NULL)
         return (rtError_t)npu_front_fail(921);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFunctionGetBinary))f)(funcHandle, binHandle));
 }
 
@@ -14493,6 +15391,7 @@ static NPU_FRONT_COLD rtError_t load_rtFunctionGetParamCount(const void* func, s
     void *f = npu_front_load(922);
     if (f == NULL)
         return (rtError_t)npu_front_fail(922);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFunctionGetParamCount))f)(func, paramCount));
 }
 
@@ -14508,6 +15407,7 @@ static NPU_FRONT_COLD rtError_t load_rtFunctionGetParamInfo(const void* func, si
     void *f = npu_front_load(923);
     if (f == NULL)
         return (rtError_t)npu_front_fail(923);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFunctionGetParamInfo))f)(func, paramIndex, paramOffset, paramSize));
 }
 
@@ -14523,6 +15423,7 @@ static NPU_FRONT_COLD rtError_t load_rtFunctionGetAvailDynUbufPerBlock(void* fun
     void *f = npu_front_load(924);
     if (f == NULL)
         return (rtError_t)npu_front_fail(924);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtFunctionGetAvailDynUbufPerBlock))f)(func, flags, dynamicUbufSize));
 }
 
@@ -14538,6 +15439,7 @@ static NPU_FRONT_COLD rtError_t load_rtSymbolLookup(const void* hostVar, void** 
     void *f = npu_front_load(925);
     if (f == NULL)
         return (rtError_t)npu_front_fail(925);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtSymbolLookup))f)(hostVar, devPtr, size));
 }
 
@@ -14553,6 +15455,7 @@ static NPU_FRONT_COLD rtError_t load_rtBinaryGetGlobal(const rtBinHandle binHand
     void *f = npu_front_load(926);
     if (f == NULL)
         return (rtError_t)npu_front_fail(926);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtBinaryGetGlobal))f)(binHandle, name, dptr, size));
 }
 
@@ -14568,6 +15471,7 @@ static NPU_FRONT_COLD rtError_t load_rtGetFuncBySymbol(const void* symbol, rtFun
     void *f = npu_front_load(927);
     if (f == NULL)
         return (rtError_t)npu_front_fail(927);
+    NPU_LQ_BEFORE(0);
     NPU_FRONT_RETURN(rtError_t, ((__typeof__(&rtGetFuncBySymbol))f)(symbol, funcHandle));
 }
 
