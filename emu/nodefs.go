@@ -45,7 +45,7 @@ const (
 // nodeScanEvery bounds how often node-wide queries look for dead processes.
 const nodeScanEvery = 100 * time.Millisecond
 
-var nodeNameRE = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
+var nodeNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9._-]+$`) })
 
 // sharedNodeDefault: the library (libfake) always uses a node directory;
 // Go programs that build nodes themselves use one only when NPUEMU_NODE
@@ -66,7 +66,7 @@ func resolveNodeDir(v string) (string, error) {
 		return "", nil
 	case filepath.IsAbs(v):
 		return filepath.Clean(v), nil
-	case nodeNameRE.MatchString(v) && v != "." && v != "..":
+	case nodeNameRE().MatchString(v) && v != "." && v != "..":
 		return "/dev/shm/npuemu-" + v, nil
 	}
 	return "", abi.DevErrorf(abi.DevBadArgument,

@@ -1,12 +1,16 @@
 /* startup_phases.c: npuemu_bench's start_to_first_malloc_ms taken apart.
  * The program spawns itself N times (as npuemu_bench does); each child
  * stamps CLOCK_MONOTONIC at main, after aclInit, aclrtSetDevice(0) and
- * aclrtMalloc(4 KiB), and reports its thread count at that moment. The
- * parent prints the median and quartiles of each phase:
+ * aclrtMalloc(4 KiB), and reports its thread count at that moment; then
+ * it frees, resets and finalizes, stamps again and exits. The parent prints
+ * the median and quartiles of each phase:
  *   exec_to_main  spawn to the child's main (loader, libc; our libraries
  *                 are linked but the Go runtime is loaded by aclInit)
  *   aclInit       the core library's load, the Go runtime's start, our init
- *   SetDevice, Malloc, total (spawn to the first allocation), threads
+ *   SetDevice, Malloc, total (spawn to the first allocation: npuemu_bench's
+ *   start_to_first_malloc_ms), teardown (aclrtFree, aclrtResetDevice,
+ *   aclFinalize), lifetime (spawn to the parent reaping the exited child),
+ *   threads
  *
  *   startup_phases N LABEL     one line per phase: "LABEL PHASE median M p25 A p75 B ms"
  * bench/startup.sh runs it on 2 CPUs and on all, with the kernel's TLB
@@ -23,8 +27,9 @@
 
 extern char **environ;
 
-enum { MAXN = 2000, PHASES = 6 };
-static const char *names[PHASES] = {"exec_to_main", "aclInit", "SetDevice", "Malloc", "total", "threads"};
+enum { MAXN = 2000, PHASES = 8 };
+static const char *names[PHASES] = {"exec_to_main", "aclInit", "SetDevice", "Malloc",
+                                    "total",        "teardown", "lifetime", "threads"};
 
 static double now_ns(void) {
     struct timespec t;
@@ -43,7 +48,7 @@ static int threads(void) {
 }
 
 static int child(void) {
-    double t[4];
+    double t[5];
     void *p = NULL;
     t[0] = now_ns();
     if (aclInit(NULL) != ACL_SUCCESS) return 1;
@@ -52,11 +57,11 @@ static int child(void) {
     t[2] = now_ns();
     if (aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) return 1;
     t[3] = now_ns();
-    printf("%.0f %.0f %.0f %.0f %d\n", t[0], t[1], t[2], t[3], threads());
+    int th = threads();
+    if (aclrtFree(p) != ACL_SUCCESS || aclrtResetDevice(0) != ACL_SUCCESS || aclFinalize() != ACL_SUCCESS) return 1;
+    t[4] = now_ns();
+    printf("%.0f %.0f %.0f %.0f %.0f %d\n", t[0], t[1], t[2], t[3], t[4], th);
     fflush(stdout);
-    aclrtFree(p);
-    aclrtResetDevice(0);
-    aclFinalize();
     return 0;
 }
 
@@ -95,10 +100,12 @@ int main(int argc, char **argv) {
         while (got < sizeof buf - 1 && (r = read(fd[0], buf + got, sizeof buf - 1 - got)) > 0) got += r;
         close(fd[0]);
         int st = 0;
-        double a[4];
+        double a[5];
         int th = 0;
-        if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 ||
-            sscanf(buf, "%lf %lf %lf %lf %d", &a[0], &a[1], &a[2], &a[3], &th) != 5) {
+        pid_t w = waitpid(pid, &st, 0);
+        double reaped = now_ns();
+        if (w < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 ||
+            sscanf(buf, "%lf %lf %lf %lf %lf %d", &a[0], &a[1], &a[2], &a[3], &a[4], &th) != 6) {
             fprintf(stderr, "startup_phases: child failed\n");
             return 1;
         }
@@ -107,7 +114,9 @@ int main(int argc, char **argv) {
         v[2][i] = (a[2] - a[1]) / 1e6;
         v[3][i] = (a[3] - a[2]) / 1e6;
         v[4][i] = (a[3] - t0) / 1e6;
-        v[5][i] = th;
+        v[5][i] = (a[4] - a[3]) / 1e6;
+        v[6][i] = (reaped - t0) / 1e6;
+        v[7][i] = th;
     }
     for (int k = 0; k < PHASES; k++) {
         qsort(v[k], n, sizeof v[k][0], cmp);
