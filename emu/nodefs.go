@@ -578,7 +578,7 @@ func (d *NodeDir) attach() error {
 		p.MntNS = nsInode("mnt")
 		p.PIDNS = nsInode("pid")
 		p.AttachedNS = uint64(time.Now().UnixNano())
-		if comm, err := os.ReadFile("/proc/self/comm"); err == nil {
+		if comm, err := readProc("/proc/self/comm"); err == nil {
 			copy(p.Comm[:len(p.Comm)-1], bytes.TrimSpace(comm))
 		}
 		for j := range p.VNPU {
@@ -592,9 +592,36 @@ func (d *NodeDir) attach() error {
 		"emu: node directory %s: all %d process slots are in use", d.path, NodeMaxProcs)
 }
 
+// readProc reads a small /proc file (at most 4 KiB) with plain system
+// calls: os.ReadFile would start Go's network poller (an epoll instance
+// and an eventfd) in every process, for the two reads of attach.
+func readProc(path string) ([]byte, error) {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer syscall.Close(fd)
+	b := make([]byte, 4096)
+	n := 0
+	for n < len(b) {
+		k, err := syscall.Read(fd, b[n:])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if k == 0 {
+			break
+		}
+		n += k
+	}
+	return b[:n], nil
+}
+
 // procStartTime returns field 22 of /proc/<pid>/stat (0 if unreadable).
 func procStartTime(pid int) uint64 {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	b, err := readProc("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return 0
 	}

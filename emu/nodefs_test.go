@@ -1,8 +1,10 @@
 package emu
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"testing"
 
@@ -284,4 +286,27 @@ func TestNodeVNPU(t *testing.T) {
 	assert.Equal(t, 10, s.AICores)
 	assert.Equal(t, 3, s.AICPUs)
 	assert.Equal(t, uint64(30720)<<20, s.UsableHBMBytes)
+}
+
+// TestProcStartTime: the start time read without os (readProc) is the
+// kernel's, the same for every read of a live process, and 0 for a pid
+// that does not exist; the slot records it with the process's name.
+func TestProcStartTime(t *testing.T) {
+	st := procStartTime(os.Getpid())
+	assert.NotZero(t, st)
+	assert.Equal(t, st, procStartTime(os.Getpid()))
+	assert.Equal(t, uint64(0), procStartTime(1<<30))
+	b, err := readProc("/proc/self/stat")
+	require.NoError(t, err)
+	assert.True(t, bytes.HasPrefix(b, []byte(strconv.Itoa(os.Getpid())+" (")), "%q", b)
+
+	cfg, _ := nodeTestConfig(t)
+	d, err := openTestDir(t, cfg)
+	require.NoError(t, err)
+	defer d.Close()
+	p := d.Proc(d.Slot())
+	assert.Equal(t, st, p.StartTime)
+	comm, err := os.ReadFile("/proc/self/comm")
+	require.NoError(t, err)
+	assert.Equal(t, string(bytes.TrimSpace(comm)), string(bytes.TrimRight(p.Comm[:], "\x00")))
 }
