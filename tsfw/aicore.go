@@ -98,6 +98,14 @@ func KernelTask(k Kernel, spec KernelSpec) Task {
 	return Task{kind: kindKernel, kern: k, ks: spec}
 }
 
+// SetKernel makes t (a zero Task) KernelTask(k, spec) and returns its
+// spec for the caller to fill in place: a launch's description is then
+// written once, not built and copied twice (launch + synchronize's path).
+func (t *Task) SetKernel(k Kernel) *KernelSpec {
+	t.kind, t.kern = kindKernel, k
+	return &t.ks
+}
+
 func (s *KernelSpec) validate(k Kernel) error {
 	switch {
 	case k == nil:

@@ -99,7 +99,14 @@ func ParseLaunchAttrs(fn string, attrs []LaunchAttr, soc string) (LaunchCfg, err
 
 // KernelSpec builds the tsfw description of a launch of f.
 func KernelSpec(f *Function, blocks uint32, cfg LaunchCfg, units uint64) tsfw.KernelSpec {
-	s := tsfw.KernelSpec{Blocks: blocks, Batch: cfg.batch, Timeout: cfg.timeout}
+	var s tsfw.KernelSpec
+	kernelSpec(&s, f, blocks, cfg, units)
+	return s
+}
+
+// kernelSpec is KernelSpec written to *s (in place: launchSpec).
+func kernelSpec(s *tsfw.KernelSpec, f *Function, blocks uint32, cfg LaunchCfg, units uint64) {
+	*s = tsfw.KernelSpec{Blocks: blocks, Batch: cfg.batch, Timeout: cfg.timeout}
 	if s.Timeout == 0 {
 		// No timeout attribute: aclrtSetOpExecuteTimeOut's, if one was set.
 		s.Timeout = OpExecuteTimeout()
@@ -126,7 +133,6 @@ func KernelSpec(f *Function, blocks uint32, cfg LaunchCfg, units uint64) tsfw.Ke
 		ns += f.Entry.NsPerUnit * float64(per)
 	}
 	s.BlockCost = time.Duration(min(ns, float64(math.MaxInt64/2)))
-	return s
 }
 
 // LaunchHeader is the host scratch in front of each launch image

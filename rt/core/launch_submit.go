@@ -21,20 +21,20 @@ func UnitsOf(f *Function, img []byte) uint64 {
 // managed allocations the arguments point into are faulted in ahead of the
 // kernel (managed.go).
 func SubmitImage(t *Thread, fn string, s *Stream, f *Function, l *Launch, img []byte, blocks uint32, cfg LaunchCfg, units uint64) error {
-	var spec tsfw.KernelSpec
-	if err := launchSpec(t, fn, s, f, blocks, cfg, units, &spec); err != nil {
+	var task tsfw.Task
+	if err := launchSpec(t, fn, s, f, blocks, cfg, units, task.SetKernel(l)); err != nil {
 		PutLaunch(l)
 		return err
 	}
-	return submitSpec(t, fn, s, f, l, img, blocks, cfg, &spec)
+	return submitTask(t, fn, s, f, l, img, blocks, cfg, &task)
 }
 
 // launchSpec writes to spec the tsfw description of a launch of f on s by
 // t: the function's costs, the thread's and stream's core limits, the
-// cooperative launch's check. (In place, as submitSpec reads it: the
-// description is copied once, into the task.)
+// cooperative launch's check. (In place: SubmitImage passes the task's
+// own spec, Task.SetKernel, so the description is written once.)
 func launchSpec(t *Thread, fn string, s *Stream, f *Function, blocks uint32, cfg LaunchCfg, units uint64, spec *tsfw.KernelSpec) error {
-	*spec = KernelSpec(f, blocks, cfg, units)
+	kernelSpec(spec, f, blocks, cfg, units)
 	spec.MaxCores = launchCap(t, s, spec)
 	if f.Entry.Flags != 0 {
 		soc := &s.Ctx.Dev.Emu.SoC
@@ -55,14 +55,13 @@ type runSpec struct {
 	spec  tsfw.KernelSpec
 }
 
-// submitSpec is submitImage with the description built.
-func submitSpec(t *Thread, fn string, s *Stream, f *Function, l *Launch, img []byte, blocks uint32, cfg LaunchCfg, spec *tsfw.KernelSpec) error {
+// submitTask is SubmitImage with the task built.
+func submitTask(t *Thread, fn string, s *Stream, f *Function, l *Launch, img []byte, blocks uint32, cfg LaunchCfg, task *tsfw.Task) error {
 	if err := prepareLaunch(t, fn, s, f, l, img, blocks, cfg, nil); err != nil {
 		return err
 	}
-	task := tsfw.KernelTask(l, *spec)
 	// queueLaunch's body: a call less on launch + synchronize's path.
-	err := s.QueueTask(t, fn, &task, Queued{Launch: l, Counted: true, Handover: cfg.handoff})
+	err := s.QueueTask(t, fn, task, Queued{Launch: l, Counted: true, Handover: cfg.handoff})
 	if err != nil {
 		dropLaunch(l)
 	}
