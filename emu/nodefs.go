@@ -704,7 +704,11 @@ func (d *NodeDir) reclaimLocked(i int) {
 	d.reclaimNotifiesLocked(i, scan)
 	d.leaveCoresLocked(i) // nodecores.go
 	d.reclaimVNPULocked(p)
+	open := atomic.LoadUint64(&p.DevicesOpen) // set before any memory is charged or chunk taken
 	for dev := 0; dev < int(d.hdr.DeviceCount); dev++ {
+		if open&(1<<uint(dev)) == 0 {
+			continue // never opened: nothing charged, no chunk (and its table's pages untouched)
+		}
 		if n := atomic.SwapUint64(&p.HBMBytes[dev], 0); n != 0 {
 			subSat(&d.Device(dev).HBMUsed, n)
 		}

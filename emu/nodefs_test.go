@@ -66,6 +66,7 @@ func TestNodeDirShared(t *testing.T) {
 	// b "allocates" through the node accounting, then dies: its descriptor
 	// closes without any clean-up, as at kill -9.
 	nd := &nodeHBM{dir: b, phys: 1, rec: b.Device(1), chunks: b.Chunks(1), me: uint32(b.Slot() + 1)}
+	b.Self().DevicesOpen |= 1 << 1 // as newNodeHBM marks it: the reclaim looks at opened devices only
 	require.True(t, nd.charge(512<<20))
 	require.True(t, atomicCAS32(&b.Chunks(1)[3], 0, nd.me))
 	assert.Equal(t, uint64(512<<20), a.Device(1).HBMUsed, "a sees b's memory")
