@@ -29,6 +29,19 @@ func openTestDir(t *testing.T, cfg Config) (*NodeDir, error) {
 	return OpenNodeDir(cfg.NodeDir, cfg, soc, cfg.HBMBytes)
 }
 
+// twoProcs opens one node twice (two attachments, as two processes): a is
+// closed when the test ends, b is the test's to close or to let die.
+func twoProcs(t *testing.T) (a, b *NodeDir) {
+	t.Helper()
+	cfg, _ := nodeTestConfig(t)
+	a, err := openTestDir(t, cfg)
+	require.NoError(t, err)
+	t.Cleanup(a.Close)
+	b, err = openTestDir(t, cfg)
+	require.NoError(t, err)
+	return a, b
+}
+
 func TestResolveNodeDir(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"abc", "/dev/shm/npuemu-abc"},
@@ -84,12 +97,7 @@ func TestNodeDirShared(t *testing.T) {
 // whitelist, changed only by its creator, and destroyed with a dead
 // creator.
 func TestNodeDirKeys(t *testing.T) {
-	cfg, _ := nodeTestConfig(t)
-	a, err := openTestDir(t, cfg)
-	require.NoError(t, err)
-	defer a.Close()
-	b, err := openTestDir(t, cfg)
-	require.NoError(t, err)
+	a, b := twoProcs(t)
 
 	name, err := b.ExportKey(0, NodeWindowBase+4096, 8192)
 	require.NoError(t, err)
@@ -121,12 +129,7 @@ func TestNodeDirKeys(t *testing.T) {
 // another's closed — and scans only those tables (made): the other's
 // entries stay.
 func TestNodeDirCloseMade(t *testing.T) {
-	cfg, _ := nodeTestConfig(t)
-	a, err := openTestDir(t, cfg)
-	require.NoError(t, err)
-	defer a.Close()
-	b, err := openTestDir(t, cfg)
-	require.NoError(t, err)
+	a, b := twoProcs(t)
 	assert.Equal(t, made(0), b.made, "nothing made yet")
 
 	aEv, aEvEntry, err := a.ExportEvent(0)
