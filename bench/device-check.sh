@@ -1,0 +1,24 @@
+#!/bin/bash
+# device-check.sh: what is left to measure on a many-core machine, as one
+# prepared call of the device tool (docs/benchmarks.md, "Sixteenth
+# session"): bench/pkeys.sh (the protection keys: memory_protect_host,
+# every conformance case with keys, and launch figures on 16 and on 2 CPUs
+# of emu/lib with keys, without, and of BEFORE_LIBDIR), then
+# bench/startup.sh (start-up phases, teardown, and the TLB-shootdown and
+# call-function interrupts per start, on all CPUs and on two) of emu/lib
+# and of BEFORE_LIBDIR.
+#   OUT=DIR bench/device-check.sh [BEFORE_LIBDIR]
+# Here: `make lib`, and BEFORE_LIBDIR (an ignored folder, e.g. devrun/base)
+# holding an older build's libnpuemu.so and libnpuemu_core.so. The device
+# call carries emu/lib, emu/compiler, emu/bin and BEFORE_LIBDIR and needs
+# about four minutes (give it timeout_s 420). Run from the repository root.
+set -u
+OUT=${OUT:-/tmp/device-check}
+mkdir -p "$OUT"
+echo "== protection keys and launch figures (bench/pkeys.sh)"
+OUT=$OUT/pkeys bash bench/pkeys.sh ${1:+"$1"}
+for d in emu/lib ${1:+"$1"}; do
+  echo "== start-up of $d (bench/startup.sh)"
+  ROUNDS=${STARTUP_ROUNDS:-2} N=${STARTUP_N:-100} timeout "${STARTUP_S:-60}" bash bench/startup.sh "$d" |
+    grep -E " (aclInit|total|teardown|lifetime) median|interrupts per start" | tee -a "$OUT/startup.txt"
+done
