@@ -121,7 +121,7 @@ type NodeDir struct {
 // bit each; an import a bit per kind). The process's own reclaim (Close)
 // scans only those: the tables span megabytes of the node file that a
 // process which never used them has not even faulted in (a scan of all
-// cost every aclFinalize ~0.4 ms). A dead process's reclaim scans all.
+// cost every aclFinalize ~0.6 ms). A dead process's reclaim scans all.
 type made uint32
 
 const (

@@ -13,10 +13,11 @@ import (
 // npuemu starts no Go before its first call: its first call loads the Go
 // core (emu/lib/libnpuemu_core.so, RTLD_LOCAL), and each name's first call
 // resolves it in the core into npu_front_fns; each front function is then
-// one load of its slot and one indirect (tail) call of the core's function of the same
-// name, inside the protection key's window (front.h NPU_FRONT_*: one more
-// load without a key). shimgen writes the front's definitions into frontFile from the same
-// symbols and prototypes as zshims.c.
+// one load of its slot and one indirect (tail) call of the core's function
+// of the same name, inside the protection key's window (front.h
+// NPU_FRONT_*: one more load without a key). shimgen writes the front's
+// definitions into frontFile from the same symbols and prototypes as
+// zshims.c.
 
 const frontFile = "front/zfront.c"
 

@@ -6,9 +6,9 @@
  * of any of them loads the Go core, emu/lib/libnpuemu_core.so from the same
  * directory, with RTLD_LOCAL (its names stay out of the global scope); the
  * first call of each name resolves it in the core into npu_front_fns, and
- * from then on that front function costs one load and one indirect call. So a process that loads
- * npuemu but calls nothing starts no Go runtime, and a child forked before
- * the first call loads its own core.
+ * from then on that front function costs one load and one indirect call.
+ * So a process that loads npuemu but calls nothing starts no Go runtime,
+ * and a child forked before the first call loads its own core.
  */
 #ifndef NPUEMU_LIBFAKE_FRONT_H
 #define NPUEMU_LIBFAKE_FRONT_H
