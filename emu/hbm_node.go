@@ -217,10 +217,13 @@ func (nd *nodeHBM) claimLocked(h *HBM, addr uintptr, ext uint64) bool {
 		return false
 	}
 	for c := c0; c <= c1; c++ {
-		if nd.blocks[c] == 0 {
+		// Written before it is read: a fresh page read first maps the
+		// kernel's zero page, and the write after it is a copy-on-write
+		// that interrupts every CPU the process's threads ran on (a TLB
+		// shootdown at the first allocation of every process).
+		if nd.blocks[c]++; nd.blocks[c] == 1 {
 			nd.dropEmpty(c)
 		}
-		nd.blocks[c]++
 	}
 	return true
 }
