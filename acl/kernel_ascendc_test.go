@@ -58,7 +58,9 @@ func TestKernelCyclesRecord(t *testing.T) {
 	fn, err := core.ResolveFunction("test", f)
 	require.NoError(t, err)
 	if core.ClockMHz(core.KernelSoC()) == 1800 {
-		assert.Equal(t, time.Millisecond, core.KernelSpec(fn, 3, core.LaunchCfg{}, 0).BlockCost)
+		var spec tsfw.KernelSpec
+		core.KernelSpec(&spec, fn, 3, core.LaunchCfg{}, 0)
+		assert.Equal(t, time.Millisecond, spec.BlockCost)
 	}
 }
 

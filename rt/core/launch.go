@@ -97,15 +97,9 @@ func ParseLaunchAttrs(fn string, attrs []LaunchAttr, soc string) (LaunchCfg, err
 	return cfg, nil
 }
 
-// KernelSpec builds the tsfw description of a launch of f.
-func KernelSpec(f *Function, blocks uint32, cfg LaunchCfg, units uint64) tsfw.KernelSpec {
-	var s tsfw.KernelSpec
-	kernelSpec(&s, f, blocks, cfg, units)
-	return s
-}
-
-// kernelSpec is KernelSpec written to *s (in place: launchSpec).
-func kernelSpec(s *tsfw.KernelSpec, f *Function, blocks uint32, cfg LaunchCfg, units uint64) {
+// KernelSpec writes to *s the tsfw description of a launch of f (in
+// place: launchSpec fills the task's own).
+func KernelSpec(s *tsfw.KernelSpec, f *Function, blocks uint32, cfg LaunchCfg, units uint64) {
 	*s = tsfw.KernelSpec{Blocks: blocks, Batch: cfg.batch, Timeout: cfg.timeout}
 	if s.Timeout == 0 {
 		// No timeout attribute: aclrtSetOpExecuteTimeOut's, if one was set.

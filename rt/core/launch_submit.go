@@ -34,7 +34,7 @@ func SubmitImage(t *Thread, fn string, s *Stream, f *Function, l *Launch, img []
 // cooperative launch's check. (In place: SubmitImage passes the task's
 // own spec, Task.SetKernel, so the description is written once.)
 func launchSpec(t *Thread, fn string, s *Stream, f *Function, blocks uint32, cfg LaunchCfg, units uint64, spec *tsfw.KernelSpec) error {
-	kernelSpec(spec, f, blocks, cfg, units)
+	KernelSpec(spec, f, blocks, cfg, units)
 	spec.MaxCores = launchCap(t, s, spec)
 	if f.Entry.Flags != 0 {
 		soc := &s.Ctx.Dev.Emu.SoC
