@@ -1,10 +1,9 @@
 package acl
 
 import (
+	"crypto/sha1"
 	"fmt"
 	"strings"
-
-	"github.com/google/uuid"
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
@@ -228,8 +227,23 @@ func DeviceGetByPCIBusId(t *core.Thread, busID string, haveBus bool, id *int32) 
 	return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: no device has PCI bus id %q", fn, busID)
 }
 
-// uuidSpace is the name space of device UUIDs (a fixed random v4 UUID).
-var uuidSpace = uuid.MustParse("0f6d0a43-7a3c-4b62-9a57-5c2f0e9a1d18")
+// uuidSpace is the name space of device UUIDs (a fixed random v4 UUID,
+// 0f6d0a43-7a3c-4b62-9a57-5c2f0e9a1d18).
+var uuidSpace = [16]byte{0x0f, 0x6d, 0x0a, 0x43, 0x7a, 0x3c, 0x4b, 0x62, 0x9a, 0x57, 0x5c, 0x2f, 0x0e, 0x9a, 0x1d, 0x18}
+
+// uuidV5 is RFC 9562's name-based UUID with SHA-1 (version 5) of name in
+// space. Written here rather than taken from a UUID package: that one
+// brings the net package (and crypto/rand) into every process's library,
+// data the loader must relocate at every start.
+func uuidV5(space [16]byte, name []byte) (u [16]byte) {
+	h := sha1.New()
+	h.Write(space[:])
+	h.Write(name)
+	copy(u[:], h.Sum(nil))
+	u[6] = u[6]&0x0f | 0x50 // version 5
+	u[8] = u[8]&0x3f | 0x80 // RFC 9562 variant
+	return u
+}
 
 // DeviceGetUuid implements aclrtDeviceGetUuid: a name-based (SHA-1, v5)
 // UUID of "<SoC name>/<physical device id>", stable across runs and
@@ -250,7 +264,6 @@ func DeviceGetUuid(t *core.Thread, id int32, out *[16]byte) error {
 	if err := core.CheckDeviceID(fn, id); err != nil { // the driver's count
 		return err
 	}
-	u := uuid.NewSHA1(uuidSpace, fmt.Appendf(nil, "%s/%d", s.Name, n.Config().PhysicalID(int(id))))
-	*out = u
+	*out = uuidV5(uuidSpace, fmt.Appendf(nil, "%s/%d", s.Name, n.Config().PhysicalID(int(id))))
 	return nil
 }

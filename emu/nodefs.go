@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -45,7 +44,17 @@ const (
 // nodeScanEvery bounds how often node-wide queries look for dead processes.
 const nodeScanEvery = 100 * time.Millisecond
 
-var nodeNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9._-]+$`) })
+// plainNodeName: v is a bare name of ASCII letters, digits, '.', '_' and
+// '-' (no regexp package: its tables would be relocated at every start).
+func plainNodeName(v string) bool {
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return v != ""
+}
 
 // sharedNodeDefault: the library (libfake) always uses a node directory;
 // Go programs that build nodes themselves use one only when NPUEMU_NODE
@@ -66,7 +75,7 @@ func resolveNodeDir(v string) (string, error) {
 		return "", nil
 	case filepath.IsAbs(v):
 		return filepath.Clean(v), nil
-	case nodeNameRE().MatchString(v) && v != "." && v != "..":
+	case plainNodeName(v) && v != "." && v != "..":
 		return "/dev/shm/npuemu-" + v, nil
 	}
 	return "", abi.DevErrorf(abi.DevBadArgument,

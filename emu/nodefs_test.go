@@ -52,7 +52,7 @@ func TestResolveNodeDir(t *testing.T) {
 		require.NoError(t, err, tc.in)
 		assert.Equal(t, tc.want, got)
 	}
-	for _, bad := range []string{"a/b", "..", "x y"} {
+	for _, bad := range []string{"a/b", "..", ".", "x y", "a:b", "n\u00fc", "a\x00"} {
 		_, err := resolveNodeDir(bad)
 		assert.Equal(t, abi.ACL_ERROR_INVALID_PARAM, abi.CodeOf(err), bad)
 	}
