@@ -12,24 +12,24 @@ import (
 
 func TestEveryCodeHasNameAndMessage(t *testing.T) {
 	require.NotEmpty(t, codeNames)
-	for c, n := range codeNames {
+	for c, n := range codeNames() {
 		assert.Equal(t, n, c.Name())
 		assert.True(t, c.Known(), n)
-		m, ok := codeMessages[c]
+		m, ok := codeMessages()[c]
 		assert.True(t, ok, "no message for %s", n)
 		assert.NotEmpty(t, m, n)
 	}
-	for c := range codeMessages {
+	for c := range codeMessages() {
 		assert.True(t, c.Known(), "message for unknown code %d", c)
 	}
 	require.NotEmpty(t, drvCodeNames)
-	for d, n := range drvCodeNames {
+	for d, n := range drvCodeNames() {
 		assert.Equal(t, n, d.Name())
-		m, ok := drvCodeMessages[d]
+		m, ok := drvCodeMessages()[d]
 		assert.True(t, ok, "no message for %s", n)
 		assert.NotEmpty(t, m, n)
 	}
-	for d := range drvCodeMessages {
+	for d := range drvCodeMessages() {
 		assert.True(t, d.Known(), "message for unknown driver code %d", d)
 	}
 }
@@ -166,7 +166,7 @@ func TestDrvCodeOf(t *testing.T) {
 	}
 	// Every ACL → driver choice must map back to an ACL code of the same
 	// family, so a round trip never invents an unrelated error.
-	for c, d := range aclToDrv {
+	for c, d := range aclToDrv() {
 		assert.True(t, d.Known(), "%s maps to unknown driver code", c.Name())
 		assert.True(t, c.Known(), "unknown ACL code %d in aclToDrv", c)
 	}

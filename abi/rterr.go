@@ -12,7 +12,7 @@ func RTCodeOfDrv(c DrvCode) Code {
 	if c == DRV_ERROR_NONE {
 		return ACL_SUCCESS
 	}
-	if r, ok := rtCodeOfDrv[c]; ok {
+	if r, ok := rtCodeOfDrv()[c]; ok {
 		return r
 	}
 	return rtCodeOfOtherDrv

@@ -39,6 +39,6 @@ func (s SoCSet) String() string {
 // documented for every family (and for those listed for none, reserved or
 // undocumented, whose status the support table gives for every SoC alike).
 func SoCSupport(fn string) (SoCSet, bool) {
-	s, ok := aclSoCSupport[fn]
+	s, ok := aclSoCSupport()[fn]
 	return s, ok
 }

@@ -2,270 +2,274 @@
 
 package abi
 
+import "sync"
+
 // aclSoCSupport is the support column of acl-functions.tsv
 // (support_950/A3/A2/310B/310P/A1) of every ACL function documented for
 // some SoC families but not all, and for each rt* function the union of
 // its ACL callers' columns (acl-to-rt.tsv) when every caller is gated:
-// bit i stands for SoCFamilies[i].
-var aclSoCSupport = map[string]SoCSet{
-	"aclmdlRIAddCondTask":                0x07, // Y/Y/Y/N/N/N
-	"aclmdlRICaptureBegin":               0x17, // Y/Y/Y/N/Y/N
-	"aclmdlRICaptureEnd":                 0x17, // Y/Y/Y/N/Y/N
-	"aclmdlRICaptureGetInfo":             0x17, // Y/Y/Y/N/Y/N
-	"aclmdlRICaptureTaskGrpBegin":        0x17, // Y/Y/Y/N/Y/N
-	"aclmdlRICaptureTaskGrpEnd":          0x17, // Y/Y/Y/N/Y/N
-	"aclmdlRICaptureTaskUpdateBegin":     0x17, // Y/Y/Y/N/Y/N
-	"aclmdlRICaptureTaskUpdateEnd":       0x17, // Y/Y/Y/N/Y/N
-	"aclmdlRICaptureThreadExchangeMode":  0x17, // Y/Y/Y/N/Y/N
-	"aclmdlRICaptureToModelRIBegin":      0x07, // Y/Y/Y/N/N/N
-	"aclmdlRICondHandleCreate":           0x07, // Y/Y/Y/N/N/N
-	"aclmdlRICondHandleGetCondPtr":       0x07, // Y/Y/Y/N/N/N
-	"aclmdlRIDebugJsonPrint":             0x17, // Y/Y/Y/N/Y/N
-	"aclmdlRIDebugPrint":                 0x17, // Y/Y/Y/N/Y/N
-	"aclmdlRIExecuteAsync":               0x17, // Y/Y/Y/N/Y/N
-	"aclmdlRIGetId":                      0x17, // Y/Y/Y/N/Y/N
-	"aclmdlRIGetStreams":                 0x07, // Y/Y/Y/N/N/N
-	"aclmdlRIGetTasksByStream":           0x07, // Y/Y/Y/N/N/N
-	"aclmdlRIKernelTaskGetAttribute":     0x07, // Y/Y/Y/N/N/N
-	"aclmdlRITaskDisable":                0x07, // Y/Y/Y/N/N/N
-	"aclmdlRITaskGetParams":              0x07, // Y/Y/Y/N/N/N
-	"aclmdlRITaskGetSeqId":               0x07, // Y/Y/Y/N/N/N
-	"aclmdlRITaskGetType":                0x07, // Y/Y/Y/N/N/N
-	"aclmdlRITaskSetParams":              0x07, // Y/Y/Y/N/N/N
-	"aclmdlRIUpdate":                     0x07, // Y/Y/Y/N/N/N
-	"aclrtActiveStream":                  0x3d, // Y/N/Y/Y/Y/Y
-	"aclrtAllocatorGetByStream":          0x37, // Y/Y/Y/N/Y/Y
-	"aclrtAllocatorRegister":             0x37, // Y/Y/Y/N/Y/Y
-	"aclrtAllocatorUnregister":           0x37, // Y/Y/Y/N/Y/Y
-	"aclrtCacheLastTaskExtendInfo":       0x17, // Y/Y/Y/N/Y/N
-	"aclrtCacheLastTaskOpInfo":           0x17, // Y/Y/Y/N/Y/N
-	"aclrtCmoAsync":                      0x07, // Y/Y/Y/N/N/N
-	"aclrtCmoAsyncWithBarrier":           0x08, // N/N/N/Y/N/N
-	"aclrtCmoAsyncWithDesc":              0x07, // Y/Y/Y/N/N/N
-	"aclrtCmoGetDescSize":                0x07, // Y/Y/Y/N/N/N
-	"aclrtCmoSetDesc":                    0x07, // Y/Y/Y/N/N/N
-	"aclrtCmoWaitBarrier":                0x08, // N/N/N/Y/N/N
-	"aclrtCntNotifyCreate":               0x01, // Y/N/N/N/N/N
-	"aclrtCntNotifyDestroy":              0x01, // Y/N/N/N/N/N
-	"aclrtCntNotifyGetId":                0x01, // Y/N/N/N/N/N
-	"aclrtCntNotifyRecord":               0x01, // Y/N/N/N/N/N
-	"aclrtCntNotifyReset":                0x01, // Y/N/N/N/N/N
-	"aclrtCntNotifyWaitWithTimeout":      0x01, // Y/N/N/N/N/N
-	"aclrtCreateGroupInfo":               0x10, // N/N/N/N/Y/N
-	"aclrtDestroyGroupInfo":              0x10, // N/N/N/N/Y/N
-	"aclrtDeviceCanAccessPeer":           0x37, // Y/Y/Y/N/Y/Y
-	"aclrtDeviceDisablePeerAccess":       0x37, // Y/Y/Y/N/Y/Y
-	"aclrtDeviceEnablePeerAccess":        0x37, // Y/Y/Y/N/Y/Y
-	"aclrtDeviceGetByPCIBusId":           0x07, // Y/Y/Y/N/N/N
-	"aclrtDeviceGetLimit":                0x07, // Y/Y/Y/N/N/N
-	"aclrtDeviceGetPCIBusId":             0x07, // Y/Y/Y/N/N/N
-	"aclrtDeviceGetUuid":                 0x07, // Y/Y/Y/N/N/N
-	"aclrtDeviceSetLimit":                0x07, // Y/Y/Y/N/N/N
-	"aclrtDeviceTaskAbort":               0x07, // Y/Y/Y/N/N/N
-	"aclrtGetAllGroupInfo":               0x10, // N/N/N/N/Y/N
-	"aclrtGetErrorVerbose":               0x07, // Y/Y/Y/N/N/N
-	"aclrtGetFuncBySymbol":               0x17, // Y/Y/Y/N/Y/N
-	"aclrtGetFunctionSize":               0x17, // Y/Y/Y/N/Y/N
-	"aclrtGetGroupCount":                 0x10, // N/N/N/N/Y/N
-	"aclrtGetGroupInfoDetail":            0x10, // N/N/N/N/Y/N
-	"aclrtGetHardwareSyncAddr":           0x06, // N/Y/Y/N/N/N
-	"aclrtGetMemUceInfo":                 0x07, // Y/Y/Y/N/N/N
-	"aclrtGetMemUsageInfo":               0x3e, // N/Y/Y/Y/Y/Y
-	"aclrtGetMemcpyDescSize":             0x0f, // Y/Y/Y/Y/N/N
-	"aclrtGetStreamOverflowSwitch":       0x07, // Y/Y/Y/N/N/N
-	"aclrtGetSymbolAddress":              0x17, // Y/Y/Y/N/Y/N
-	"aclrtGetSymbolSize":                 0x17, // Y/Y/Y/N/Y/N
-	"aclrtHostGetDevicePointer":          0x07, // Y/Y/Y/N/N/N
-	"aclrtHostRegister":                  0x07, // Y/Y/Y/N/N/N
-	"aclrtHostRegisterV2":                0x07, // Y/Y/Y/N/N/N
-	"aclrtHostUnregister":                0x07, // Y/Y/Y/N/N/N
-	"aclrtIpcGetEventHandle":             0x07, // Y/Y/Y/N/N/N
-	"aclrtIpcMemClose":                   0x37, // Y/Y/Y/N/Y/Y
-	"aclrtIpcMemGetExportKey":            0x37, // Y/Y/Y/N/Y/Y
-	"aclrtIpcMemImportByKey":             0x37, // Y/Y/Y/N/Y/Y
-	"aclrtIpcMemImportPidInterServer":    0x02, // N/Y/N/N/N/N
-	"aclrtIpcMemSetAttr":                 0x02, // N/Y/N/N/N/N
-	"aclrtIpcMemSetImportPid":            0x37, // Y/Y/Y/N/Y/Y
-	"aclrtIpcOpenEventHandle":            0x07, // Y/Y/Y/N/N/N
-	"aclrtLaunchSIMTKernelWithArgsArray": 0x01, // Y/N/N/N/N/N
-	"aclrtLaunchSIMTKernelWithHostArgs":  0x01, // Y/N/N/N/N/N
-	"aclrtMemAllocManaged":               0x06, // N/Y/Y/N/N/N
-	"aclrtMemManagedAdvise":              0x06, // N/Y/Y/N/N/N
-	"aclrtMemManagedGetAttr":             0x06, // N/Y/Y/N/N/N
-	"aclrtMemManagedGetAttrs":            0x06, // N/Y/Y/N/N/N
-	"aclrtMemManagedPrefetchAsync":       0x06, // N/Y/Y/N/N/N
-	"aclrtMemManagedPrefetchBatchAsync":  0x06, // N/Y/Y/N/N/N
-	"aclrtMemMapSelectedLink":            0x02, // N/Y/N/N/N/N
-	"aclrtMemP2PMap":                     0x37, // Y/Y/Y/N/Y/Y
-	"aclrtMemPoolCreate":                 0x04, // N/N/Y/N/N/N
-	"aclrtMemPoolDestroy":                0x04, // N/N/Y/N/N/N
-	"aclrtMemPoolFreeAsync":              0x04, // N/N/Y/N/N/N
-	"aclrtMemPoolGetAttr":                0x04, // N/N/Y/N/N/N
-	"aclrtMemPoolMallocAsync":            0x04, // N/N/Y/N/N/N
-	"aclrtMemPoolSetAttr":                0x04, // N/N/Y/N/N/N
-	"aclrtMemPoolTrimTo":                 0x04, // N/N/Y/N/N/N
-	"aclrtMemUceRepair":                  0x07, // Y/Y/Y/N/N/N
-	"aclrtMemcpyAsyncWithDesc":           0x0f, // Y/Y/Y/Y/N/N
-	"aclrtMemcpyAsyncWithOffset":         0x27, // Y/Y/Y/N/N/Y
-	"aclrtMemcpyBatch":                   0x07, // Y/Y/Y/N/N/N
-	"aclrtMemcpyBatchAsync":              0x07, // Y/Y/Y/N/N/N
-	"aclrtMemcpyBatchAsyncV2":            0x07, // Y/Y/Y/N/N/N
-	"aclrtMemcpyBatchV2":                 0x07, // Y/Y/Y/N/N/N
-	"aclrtMemcpyFromSymbol":              0x17, // Y/Y/Y/N/Y/N
-	"aclrtMemcpyFromSymbolAsync":         0x17, // Y/Y/Y/N/Y/N
-	"aclrtMemcpyToSymbol":                0x17, // Y/Y/Y/N/Y/N
-	"aclrtMemcpyToSymbolAsync":           0x17, // Y/Y/Y/N/Y/N
-	"aclrtMemsetD32":                     0x07, // Y/Y/Y/N/N/N
-	"aclrtMemsetD32Async":                0x07, // Y/Y/Y/N/N/N
-	"aclrtNotifyBatchReset":              0x07, // Y/Y/Y/N/N/N
-	"aclrtNotifyGetExportKey":            0x37, // Y/Y/Y/N/Y/Y
-	"aclrtNotifyImportByKey":             0x37, // Y/Y/Y/N/Y/Y
-	"aclrtNotifySetImportPid":            0x37, // Y/Y/Y/N/Y/Y
-	"aclrtNotifySetImportPidInterServer": 0x02, // N/Y/N/N/N/N
-	"aclrtPersistentTaskClean":           0x07, // Y/Y/Y/N/N/N
-	"aclrtRandomNumAsync":                0x06, // N/Y/Y/N/N/N
-	"aclrtRecordEventWithFlag":           0x07, // Y/Y/Y/N/N/N
-	"aclrtRepairError":                   0x07, // Y/Y/Y/N/N/N
-	"aclrtReserveMemAddressNoUCMemory":   0x02, // N/Y/N/N/N/N
-	"aclrtSetDeviceTaskAbortCallback":    0x07, // Y/Y/Y/N/N/N
-	"aclrtSetGroup":                      0x10, // N/N/N/N/Y/N
-	"aclrtSetMemcpyDesc":                 0x0f, // Y/Y/Y/Y/N/N
-	"aclrtSetOpWaitTimeout":              0x2f, // Y/Y/Y/Y/N/Y
-	"aclrtSetStreamOverflowSwitch":       0x07, // Y/Y/Y/N/N/N
-	"aclrtSnapShotCallbackRegister":      0x07, // Y/Y/Y/N/N/N
-	"aclrtSnapShotCallbackUnregister":    0x07, // Y/Y/Y/N/N/N
-	"aclrtSnapShotProcessBackup":         0x07, // Y/Y/Y/N/N/N
-	"aclrtSnapShotProcessLock":           0x07, // Y/Y/Y/N/N/N
-	"aclrtSnapShotProcessRestore":        0x07, // Y/Y/Y/N/N/N
-	"aclrtSnapShotProcessUnlock":         0x07, // Y/Y/Y/N/N/N
-	"aclrtStreamAbort":                   0x07, // Y/Y/Y/N/N/N
-	"aclrtStreamStop":                    0x07, // Y/Y/Y/N/N/N
-	"aclrtStreamWaitEventWithFlag":       0x07, // Y/Y/Y/N/N/N
-	"aclrtSwitchStream":                  0x3d, // Y/N/Y/Y/Y/Y
-	"aclrtTaskUpdateAsync":               0x17, // Y/Y/Y/N/Y/N
-	"aclrtValueWait":                     0x07, // Y/Y/Y/N/N/N
-	"aclrtValueWrite":                    0x07, // Y/Y/Y/N/N/N
-	"rtCacheLastTaskExtendInfo":          0x17, // Y/Y/Y/N/Y/N (its ACL callers)
-	"rtCacheLastTaskOpInfo":              0x17, // Y/Y/Y/N/Y/N (its ACL callers)
-	"rtCmoAsync":                         0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtCntNotifyCreateServer":            0x01, // Y/N/N/N/N/N (its ACL callers)
-	"rtCntNotifyDestroy":                 0x01, // Y/N/N/N/N/N (its ACL callers)
-	"rtDeviceCanAccessPeer":              0x37, // Y/Y/Y/N/Y/Y (its ACL callers)
-	"rtDeviceGetByPCIBusId":              0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtDeviceGetLimit":                   0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtDeviceGetPCIBusId":                0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtDeviceTaskAbort":                  0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtDisableP2P":                       0x37, // Y/Y/Y/N/Y/Y (its ACL callers)
-	"rtEnableP2P":                        0x37, // Y/Y/Y/N/Y/Y (its ACL callers)
-	"rtEventRecordWithFlag":              0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtFuncGetSize":                      0x17, // Y/Y/Y/N/Y/N (its ACL callers)
-	"rtGetDevicePhyIdByIndex":            0x37, // Y/Y/Y/N/Y/Y (its ACL callers)
-	"rtGetDeviceUuid":                    0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtGetFuncBySymbol":                  0x17, // Y/Y/Y/N/Y/N (its ACL callers)
-	"rtGetGroupCount":                    0x10, // N/N/N/N/Y/N (its ACL callers)
-	"rtGetGroupInfo":                     0x10, // N/N/N/N/Y/N (its ACL callers)
-	"rtGetMemUceInfo":                    0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtGetMemUsageInfo":                  0x3e, // N/Y/Y/Y/Y/Y (its ACL callers)
-	"rtGetStreamOverflowSwitch":          0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtHostGetDevicePointer":             0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtHostRegisterV2":                   0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtIpcGetEventHandle":                0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtIpcMemImportPidInterServer":       0x02, // N/Y/N/N/N/N (its ACL callers)
-	"rtIpcOpenEventHandle":               0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtIpcSetMemoryAttr":                 0x02, // N/Y/N/N/N/N (its ACL callers)
-	"rtLaunchSIMTKernelWithArgsArray":    0x01, // Y/N/N/N/N/N (its ACL callers)
-	"rtLaunchSIMTKernelWithHostArgs":     0x01, // Y/N/N/N/N/N (its ACL callers)
-	"rtMemAllocManaged":                  0x06, // N/Y/Y/N/N/N (its ACL callers)
-	"rtMemManagedAdvise":                 0x06, // N/Y/Y/N/N/N (its ACL callers)
-	"rtMemManagedGetAttr":                0x06, // N/Y/Y/N/N/N (its ACL callers)
-	"rtMemManagedGetAttrs":               0x06, // N/Y/Y/N/N/N (its ACL callers)
-	"rtMemManagedPrefetchAsync":          0x06, // N/Y/Y/N/N/N (its ACL callers)
-	"rtMemManagedPrefetchBatchAsync":     0x06, // N/Y/Y/N/N/N (its ACL callers)
-	"rtMemMapSelectedLink":               0x02, // N/Y/N/N/N/N (its ACL callers)
-	"rtMemPoolCreate":                    0x04, // N/N/Y/N/N/N (its ACL callers)
-	"rtMemPoolDestroy":                   0x04, // N/N/Y/N/N/N (its ACL callers)
-	"rtMemPoolFreeAsync":                 0x04, // N/N/Y/N/N/N (its ACL callers)
-	"rtMemPoolGetAttr":                   0x04, // N/N/Y/N/N/N (its ACL callers)
-	"rtMemPoolMallocAsync":               0x04, // N/N/Y/N/N/N (its ACL callers)
-	"rtMemPoolSetAttr":                   0x04, // N/N/Y/N/N/N (its ACL callers)
-	"rtMemPoolTrimTo":                    0x04, // N/N/Y/N/N/N (its ACL callers)
-	"rtMemPrefetchToDevice":              0x37, // Y/Y/Y/N/Y/Y (its ACL callers)
-	"rtMemUceRepair":                     0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtMemcpyAsyncWithOffset":            0x27, // Y/Y/Y/N/N/Y (its ACL callers)
-	"rtMemsetD32":                        0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtMemsetD32Async":                   0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtModelCondHandleCreate":            0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtModelCondHandleGetCondPtr":        0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtModelDebugDotPrint":               0x17, // Y/Y/Y/N/Y/N (its ACL callers)
-	"rtModelDebugJsonPrint":              0x17, // Y/Y/Y/N/Y/N (its ACL callers)
-	"rtModelExecute":                     0x17, // Y/Y/Y/N/Y/N (its ACL callers)
-	"rtModelGetId":                       0x17, // Y/Y/Y/N/Y/N (its ACL callers)
-	"rtModelGetStreams":                  0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtModelKernelTaskGetAttribute":      0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtModelTaskDisable":                 0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtModelTaskGetParams":               0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtModelTaskSetParams":               0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtModelUpdate":                      0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtNotifySetImportPidInterServer":    0x02, // N/Y/N/N/N/N (its ACL callers)
-	"rtSetGroup":                         0x10, // N/N/N/N/Y/N (its ACL callers)
-	"rtSetOpWaitTimeOut":                 0x2f, // Y/Y/Y/Y/N/Y (its ACL callers)
-	"rtSetStreamOverflowSwitch":          0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtSnapShotCallbackRegister":         0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtSnapShotCallbackUnregister":       0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtSnapShotProcessBackup":            0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtSnapShotProcessLock":              0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtSnapShotProcessRestore":           0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtSnapShotProcessUnlock":            0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtStreamAbort":                      0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtStreamAddCondTask":                0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtStreamBeginCapture":               0x17, // Y/Y/Y/N/Y/N (its ACL callers)
-	"rtStreamBeginCaptureToModel":        0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtStreamEndCapture":                 0x17, // Y/Y/Y/N/Y/N (its ACL callers)
-	"rtStreamGetCaptureInfo":             0x17, // Y/Y/Y/N/Y/N (its ACL callers)
-	"rtStreamGetTasks":                   0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtStreamWaitEventWithFlag":          0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtSymbolLookup":                     0x17, // Y/Y/Y/N/Y/N (its ACL callers)
-	"rtTaskGetSeqId":                     0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtTaskGetType":                      0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtThreadExchangeCaptureMode":        0x17, // Y/Y/Y/N/Y/N (its ACL callers)
-	"rtsActiveStream":                    0x3d, // Y/N/Y/Y/Y/Y (its ACL callers)
-	"rtsCmoAsyncWithBarrier":             0x08, // N/N/N/Y/N/N (its ACL callers)
-	"rtsCntNotifyGetId":                  0x01, // Y/N/N/N/N/N (its ACL callers)
-	"rtsCntNotifyRecord":                 0x01, // Y/N/N/N/N/N (its ACL callers)
-	"rtsCntNotifyReset":                  0x01, // Y/N/N/N/N/N (its ACL callers)
-	"rtsCntNotifyWaitWithTimeout":        0x01, // Y/N/N/N/N/N (its ACL callers)
-	"rtsGetCmoDescSize":                  0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtsGetErrorVerbose":                 0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtsGetHardwareSyncAddr":             0x06, // N/Y/Y/N/N/N (its ACL callers)
-	"rtsGetMemcpyDescSize":               0x0f, // Y/Y/Y/Y/N/N (its ACL callers)
-	"rtsHostRegister":                    0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtsHostUnregister":                  0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtsIpcMemClose":                     0x37, // Y/Y/Y/N/Y/Y (its ACL callers)
-	"rtsIpcMemGetExportKey":              0x37, // Y/Y/Y/N/Y/Y (its ACL callers)
-	"rtsIpcMemImportByKey":               0x37, // Y/Y/Y/N/Y/Y (its ACL callers)
-	"rtsIpcMemSetImportPid":              0x37, // Y/Y/Y/N/Y/Y (its ACL callers)
-	"rtsLaunchBarrierTask":               0x08, // N/N/N/Y/N/N (its ACL callers)
-	"rtsLaunchCmoAddrTask":               0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtsLaunchRandomNumTask":             0x06, // N/Y/Y/N/N/N (its ACL callers)
-	"rtsLaunchUpdateTask":                0x17, // Y/Y/Y/N/Y/N (its ACL callers)
-	"rtsMemcpyAsyncWithDesc":             0x0f, // Y/Y/Y/Y/N/N (its ACL callers)
-	"rtsMemcpyBatch":                     0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtsMemcpyBatchAsync":                0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtsNotifyBatchReset":                0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtsNotifyGetExportKey":              0x37, // Y/Y/Y/N/Y/Y (its ACL callers)
-	"rtsNotifyImportByKey":               0x37, // Y/Y/Y/N/Y/Y (its ACL callers)
-	"rtsNotifySetImportPid":              0x37, // Y/Y/Y/N/Y/Y (its ACL callers)
-	"rtsPersistentTaskClean":             0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtsRepairError":                     0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtsSetCmoDesc":                      0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtsSetDeviceTaskAbortCallback":      0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtsSetMemcpyDesc":                   0x0f, // Y/Y/Y/Y/N/N (its ACL callers)
-	"rtsStreamBeginTaskGrp":              0x17, // Y/Y/Y/N/Y/N (its ACL callers)
-	"rtsStreamBeginTaskUpdate":           0x17, // Y/Y/Y/N/Y/N (its ACL callers)
-	"rtsStreamEndTaskGrp":                0x17, // Y/Y/Y/N/Y/N (its ACL callers)
-	"rtsStreamEndTaskUpdate":             0x17, // Y/Y/Y/N/Y/N (its ACL callers)
-	"rtsStreamStop":                      0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtsSwitchStream":                    0x3d, // Y/N/Y/Y/Y/Y (its ACL callers)
-	"rtsValueWait":                       0x07, // Y/Y/Y/N/N/N (its ACL callers)
-	"rtsValueWrite":                      0x07, // Y/Y/Y/N/N/N (its ACL callers)
-}
+// bit i stands for SoCFamilies[i]. Made on first use.
+var aclSoCSupport = sync.OnceValue(func() map[string]SoCSet {
+	return map[string]SoCSet{
+		"aclmdlRIAddCondTask":                0x07, // Y/Y/Y/N/N/N
+		"aclmdlRICaptureBegin":               0x17, // Y/Y/Y/N/Y/N
+		"aclmdlRICaptureEnd":                 0x17, // Y/Y/Y/N/Y/N
+		"aclmdlRICaptureGetInfo":             0x17, // Y/Y/Y/N/Y/N
+		"aclmdlRICaptureTaskGrpBegin":        0x17, // Y/Y/Y/N/Y/N
+		"aclmdlRICaptureTaskGrpEnd":          0x17, // Y/Y/Y/N/Y/N
+		"aclmdlRICaptureTaskUpdateBegin":     0x17, // Y/Y/Y/N/Y/N
+		"aclmdlRICaptureTaskUpdateEnd":       0x17, // Y/Y/Y/N/Y/N
+		"aclmdlRICaptureThreadExchangeMode":  0x17, // Y/Y/Y/N/Y/N
+		"aclmdlRICaptureToModelRIBegin":      0x07, // Y/Y/Y/N/N/N
+		"aclmdlRICondHandleCreate":           0x07, // Y/Y/Y/N/N/N
+		"aclmdlRICondHandleGetCondPtr":       0x07, // Y/Y/Y/N/N/N
+		"aclmdlRIDebugJsonPrint":             0x17, // Y/Y/Y/N/Y/N
+		"aclmdlRIDebugPrint":                 0x17, // Y/Y/Y/N/Y/N
+		"aclmdlRIExecuteAsync":               0x17, // Y/Y/Y/N/Y/N
+		"aclmdlRIGetId":                      0x17, // Y/Y/Y/N/Y/N
+		"aclmdlRIGetStreams":                 0x07, // Y/Y/Y/N/N/N
+		"aclmdlRIGetTasksByStream":           0x07, // Y/Y/Y/N/N/N
+		"aclmdlRIKernelTaskGetAttribute":     0x07, // Y/Y/Y/N/N/N
+		"aclmdlRITaskDisable":                0x07, // Y/Y/Y/N/N/N
+		"aclmdlRITaskGetParams":              0x07, // Y/Y/Y/N/N/N
+		"aclmdlRITaskGetSeqId":               0x07, // Y/Y/Y/N/N/N
+		"aclmdlRITaskGetType":                0x07, // Y/Y/Y/N/N/N
+		"aclmdlRITaskSetParams":              0x07, // Y/Y/Y/N/N/N
+		"aclmdlRIUpdate":                     0x07, // Y/Y/Y/N/N/N
+		"aclrtActiveStream":                  0x3d, // Y/N/Y/Y/Y/Y
+		"aclrtAllocatorGetByStream":          0x37, // Y/Y/Y/N/Y/Y
+		"aclrtAllocatorRegister":             0x37, // Y/Y/Y/N/Y/Y
+		"aclrtAllocatorUnregister":           0x37, // Y/Y/Y/N/Y/Y
+		"aclrtCacheLastTaskExtendInfo":       0x17, // Y/Y/Y/N/Y/N
+		"aclrtCacheLastTaskOpInfo":           0x17, // Y/Y/Y/N/Y/N
+		"aclrtCmoAsync":                      0x07, // Y/Y/Y/N/N/N
+		"aclrtCmoAsyncWithBarrier":           0x08, // N/N/N/Y/N/N
+		"aclrtCmoAsyncWithDesc":              0x07, // Y/Y/Y/N/N/N
+		"aclrtCmoGetDescSize":                0x07, // Y/Y/Y/N/N/N
+		"aclrtCmoSetDesc":                    0x07, // Y/Y/Y/N/N/N
+		"aclrtCmoWaitBarrier":                0x08, // N/N/N/Y/N/N
+		"aclrtCntNotifyCreate":               0x01, // Y/N/N/N/N/N
+		"aclrtCntNotifyDestroy":              0x01, // Y/N/N/N/N/N
+		"aclrtCntNotifyGetId":                0x01, // Y/N/N/N/N/N
+		"aclrtCntNotifyRecord":               0x01, // Y/N/N/N/N/N
+		"aclrtCntNotifyReset":                0x01, // Y/N/N/N/N/N
+		"aclrtCntNotifyWaitWithTimeout":      0x01, // Y/N/N/N/N/N
+		"aclrtCreateGroupInfo":               0x10, // N/N/N/N/Y/N
+		"aclrtDestroyGroupInfo":              0x10, // N/N/N/N/Y/N
+		"aclrtDeviceCanAccessPeer":           0x37, // Y/Y/Y/N/Y/Y
+		"aclrtDeviceDisablePeerAccess":       0x37, // Y/Y/Y/N/Y/Y
+		"aclrtDeviceEnablePeerAccess":        0x37, // Y/Y/Y/N/Y/Y
+		"aclrtDeviceGetByPCIBusId":           0x07, // Y/Y/Y/N/N/N
+		"aclrtDeviceGetLimit":                0x07, // Y/Y/Y/N/N/N
+		"aclrtDeviceGetPCIBusId":             0x07, // Y/Y/Y/N/N/N
+		"aclrtDeviceGetUuid":                 0x07, // Y/Y/Y/N/N/N
+		"aclrtDeviceSetLimit":                0x07, // Y/Y/Y/N/N/N
+		"aclrtDeviceTaskAbort":               0x07, // Y/Y/Y/N/N/N
+		"aclrtGetAllGroupInfo":               0x10, // N/N/N/N/Y/N
+		"aclrtGetErrorVerbose":               0x07, // Y/Y/Y/N/N/N
+		"aclrtGetFuncBySymbol":               0x17, // Y/Y/Y/N/Y/N
+		"aclrtGetFunctionSize":               0x17, // Y/Y/Y/N/Y/N
+		"aclrtGetGroupCount":                 0x10, // N/N/N/N/Y/N
+		"aclrtGetGroupInfoDetail":            0x10, // N/N/N/N/Y/N
+		"aclrtGetHardwareSyncAddr":           0x06, // N/Y/Y/N/N/N
+		"aclrtGetMemUceInfo":                 0x07, // Y/Y/Y/N/N/N
+		"aclrtGetMemUsageInfo":               0x3e, // N/Y/Y/Y/Y/Y
+		"aclrtGetMemcpyDescSize":             0x0f, // Y/Y/Y/Y/N/N
+		"aclrtGetStreamOverflowSwitch":       0x07, // Y/Y/Y/N/N/N
+		"aclrtGetSymbolAddress":              0x17, // Y/Y/Y/N/Y/N
+		"aclrtGetSymbolSize":                 0x17, // Y/Y/Y/N/Y/N
+		"aclrtHostGetDevicePointer":          0x07, // Y/Y/Y/N/N/N
+		"aclrtHostRegister":                  0x07, // Y/Y/Y/N/N/N
+		"aclrtHostRegisterV2":                0x07, // Y/Y/Y/N/N/N
+		"aclrtHostUnregister":                0x07, // Y/Y/Y/N/N/N
+		"aclrtIpcGetEventHandle":             0x07, // Y/Y/Y/N/N/N
+		"aclrtIpcMemClose":                   0x37, // Y/Y/Y/N/Y/Y
+		"aclrtIpcMemGetExportKey":            0x37, // Y/Y/Y/N/Y/Y
+		"aclrtIpcMemImportByKey":             0x37, // Y/Y/Y/N/Y/Y
+		"aclrtIpcMemImportPidInterServer":    0x02, // N/Y/N/N/N/N
+		"aclrtIpcMemSetAttr":                 0x02, // N/Y/N/N/N/N
+		"aclrtIpcMemSetImportPid":            0x37, // Y/Y/Y/N/Y/Y
+		"aclrtIpcOpenEventHandle":            0x07, // Y/Y/Y/N/N/N
+		"aclrtLaunchSIMTKernelWithArgsArray": 0x01, // Y/N/N/N/N/N
+		"aclrtLaunchSIMTKernelWithHostArgs":  0x01, // Y/N/N/N/N/N
+		"aclrtMemAllocManaged":               0x06, // N/Y/Y/N/N/N
+		"aclrtMemManagedAdvise":              0x06, // N/Y/Y/N/N/N
+		"aclrtMemManagedGetAttr":             0x06, // N/Y/Y/N/N/N
+		"aclrtMemManagedGetAttrs":            0x06, // N/Y/Y/N/N/N
+		"aclrtMemManagedPrefetchAsync":       0x06, // N/Y/Y/N/N/N
+		"aclrtMemManagedPrefetchBatchAsync":  0x06, // N/Y/Y/N/N/N
+		"aclrtMemMapSelectedLink":            0x02, // N/Y/N/N/N/N
+		"aclrtMemP2PMap":                     0x37, // Y/Y/Y/N/Y/Y
+		"aclrtMemPoolCreate":                 0x04, // N/N/Y/N/N/N
+		"aclrtMemPoolDestroy":                0x04, // N/N/Y/N/N/N
+		"aclrtMemPoolFreeAsync":              0x04, // N/N/Y/N/N/N
+		"aclrtMemPoolGetAttr":                0x04, // N/N/Y/N/N/N
+		"aclrtMemPoolMallocAsync":            0x04, // N/N/Y/N/N/N
+		"aclrtMemPoolSetAttr":                0x04, // N/N/Y/N/N/N
+		"aclrtMemPoolTrimTo":                 0x04, // N/N/Y/N/N/N
+		"aclrtMemUceRepair":                  0x07, // Y/Y/Y/N/N/N
+		"aclrtMemcpyAsyncWithDesc":           0x0f, // Y/Y/Y/Y/N/N
+		"aclrtMemcpyAsyncWithOffset":         0x27, // Y/Y/Y/N/N/Y
+		"aclrtMemcpyBatch":                   0x07, // Y/Y/Y/N/N/N
+		"aclrtMemcpyBatchAsync":              0x07, // Y/Y/Y/N/N/N
+		"aclrtMemcpyBatchAsyncV2":            0x07, // Y/Y/Y/N/N/N
+		"aclrtMemcpyBatchV2":                 0x07, // Y/Y/Y/N/N/N
+		"aclrtMemcpyFromSymbol":              0x17, // Y/Y/Y/N/Y/N
+		"aclrtMemcpyFromSymbolAsync":         0x17, // Y/Y/Y/N/Y/N
+		"aclrtMemcpyToSymbol":                0x17, // Y/Y/Y/N/Y/N
+		"aclrtMemcpyToSymbolAsync":           0x17, // Y/Y/Y/N/Y/N
+		"aclrtMemsetD32":                     0x07, // Y/Y/Y/N/N/N
+		"aclrtMemsetD32Async":                0x07, // Y/Y/Y/N/N/N
+		"aclrtNotifyBatchReset":              0x07, // Y/Y/Y/N/N/N
+		"aclrtNotifyGetExportKey":            0x37, // Y/Y/Y/N/Y/Y
+		"aclrtNotifyImportByKey":             0x37, // Y/Y/Y/N/Y/Y
+		"aclrtNotifySetImportPid":            0x37, // Y/Y/Y/N/Y/Y
+		"aclrtNotifySetImportPidInterServer": 0x02, // N/Y/N/N/N/N
+		"aclrtPersistentTaskClean":           0x07, // Y/Y/Y/N/N/N
+		"aclrtRandomNumAsync":                0x06, // N/Y/Y/N/N/N
+		"aclrtRecordEventWithFlag":           0x07, // Y/Y/Y/N/N/N
+		"aclrtRepairError":                   0x07, // Y/Y/Y/N/N/N
+		"aclrtReserveMemAddressNoUCMemory":   0x02, // N/Y/N/N/N/N
+		"aclrtSetDeviceTaskAbortCallback":    0x07, // Y/Y/Y/N/N/N
+		"aclrtSetGroup":                      0x10, // N/N/N/N/Y/N
+		"aclrtSetMemcpyDesc":                 0x0f, // Y/Y/Y/Y/N/N
+		"aclrtSetOpWaitTimeout":              0x2f, // Y/Y/Y/Y/N/Y
+		"aclrtSetStreamOverflowSwitch":       0x07, // Y/Y/Y/N/N/N
+		"aclrtSnapShotCallbackRegister":      0x07, // Y/Y/Y/N/N/N
+		"aclrtSnapShotCallbackUnregister":    0x07, // Y/Y/Y/N/N/N
+		"aclrtSnapShotProcessBackup":         0x07, // Y/Y/Y/N/N/N
+		"aclrtSnapShotProcessLock":           0x07, // Y/Y/Y/N/N/N
+		"aclrtSnapShotProcessRestore":        0x07, // Y/Y/Y/N/N/N
+		"aclrtSnapShotProcessUnlock":         0x07, // Y/Y/Y/N/N/N
+		"aclrtStreamAbort":                   0x07, // Y/Y/Y/N/N/N
+		"aclrtStreamStop":                    0x07, // Y/Y/Y/N/N/N
+		"aclrtStreamWaitEventWithFlag":       0x07, // Y/Y/Y/N/N/N
+		"aclrtSwitchStream":                  0x3d, // Y/N/Y/Y/Y/Y
+		"aclrtTaskUpdateAsync":               0x17, // Y/Y/Y/N/Y/N
+		"aclrtValueWait":                     0x07, // Y/Y/Y/N/N/N
+		"aclrtValueWrite":                    0x07, // Y/Y/Y/N/N/N
+		"rtCacheLastTaskExtendInfo":          0x17, // Y/Y/Y/N/Y/N (its ACL callers)
+		"rtCacheLastTaskOpInfo":              0x17, // Y/Y/Y/N/Y/N (its ACL callers)
+		"rtCmoAsync":                         0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtCntNotifyCreateServer":            0x01, // Y/N/N/N/N/N (its ACL callers)
+		"rtCntNotifyDestroy":                 0x01, // Y/N/N/N/N/N (its ACL callers)
+		"rtDeviceCanAccessPeer":              0x37, // Y/Y/Y/N/Y/Y (its ACL callers)
+		"rtDeviceGetByPCIBusId":              0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtDeviceGetLimit":                   0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtDeviceGetPCIBusId":                0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtDeviceTaskAbort":                  0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtDisableP2P":                       0x37, // Y/Y/Y/N/Y/Y (its ACL callers)
+		"rtEnableP2P":                        0x37, // Y/Y/Y/N/Y/Y (its ACL callers)
+		"rtEventRecordWithFlag":              0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtFuncGetSize":                      0x17, // Y/Y/Y/N/Y/N (its ACL callers)
+		"rtGetDevicePhyIdByIndex":            0x37, // Y/Y/Y/N/Y/Y (its ACL callers)
+		"rtGetDeviceUuid":                    0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtGetFuncBySymbol":                  0x17, // Y/Y/Y/N/Y/N (its ACL callers)
+		"rtGetGroupCount":                    0x10, // N/N/N/N/Y/N (its ACL callers)
+		"rtGetGroupInfo":                     0x10, // N/N/N/N/Y/N (its ACL callers)
+		"rtGetMemUceInfo":                    0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtGetMemUsageInfo":                  0x3e, // N/Y/Y/Y/Y/Y (its ACL callers)
+		"rtGetStreamOverflowSwitch":          0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtHostGetDevicePointer":             0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtHostRegisterV2":                   0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtIpcGetEventHandle":                0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtIpcMemImportPidInterServer":       0x02, // N/Y/N/N/N/N (its ACL callers)
+		"rtIpcOpenEventHandle":               0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtIpcSetMemoryAttr":                 0x02, // N/Y/N/N/N/N (its ACL callers)
+		"rtLaunchSIMTKernelWithArgsArray":    0x01, // Y/N/N/N/N/N (its ACL callers)
+		"rtLaunchSIMTKernelWithHostArgs":     0x01, // Y/N/N/N/N/N (its ACL callers)
+		"rtMemAllocManaged":                  0x06, // N/Y/Y/N/N/N (its ACL callers)
+		"rtMemManagedAdvise":                 0x06, // N/Y/Y/N/N/N (its ACL callers)
+		"rtMemManagedGetAttr":                0x06, // N/Y/Y/N/N/N (its ACL callers)
+		"rtMemManagedGetAttrs":               0x06, // N/Y/Y/N/N/N (its ACL callers)
+		"rtMemManagedPrefetchAsync":          0x06, // N/Y/Y/N/N/N (its ACL callers)
+		"rtMemManagedPrefetchBatchAsync":     0x06, // N/Y/Y/N/N/N (its ACL callers)
+		"rtMemMapSelectedLink":               0x02, // N/Y/N/N/N/N (its ACL callers)
+		"rtMemPoolCreate":                    0x04, // N/N/Y/N/N/N (its ACL callers)
+		"rtMemPoolDestroy":                   0x04, // N/N/Y/N/N/N (its ACL callers)
+		"rtMemPoolFreeAsync":                 0x04, // N/N/Y/N/N/N (its ACL callers)
+		"rtMemPoolGetAttr":                   0x04, // N/N/Y/N/N/N (its ACL callers)
+		"rtMemPoolMallocAsync":               0x04, // N/N/Y/N/N/N (its ACL callers)
+		"rtMemPoolSetAttr":                   0x04, // N/N/Y/N/N/N (its ACL callers)
+		"rtMemPoolTrimTo":                    0x04, // N/N/Y/N/N/N (its ACL callers)
+		"rtMemPrefetchToDevice":              0x37, // Y/Y/Y/N/Y/Y (its ACL callers)
+		"rtMemUceRepair":                     0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtMemcpyAsyncWithOffset":            0x27, // Y/Y/Y/N/N/Y (its ACL callers)
+		"rtMemsetD32":                        0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtMemsetD32Async":                   0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtModelCondHandleCreate":            0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtModelCondHandleGetCondPtr":        0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtModelDebugDotPrint":               0x17, // Y/Y/Y/N/Y/N (its ACL callers)
+		"rtModelDebugJsonPrint":              0x17, // Y/Y/Y/N/Y/N (its ACL callers)
+		"rtModelExecute":                     0x17, // Y/Y/Y/N/Y/N (its ACL callers)
+		"rtModelGetId":                       0x17, // Y/Y/Y/N/Y/N (its ACL callers)
+		"rtModelGetStreams":                  0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtModelKernelTaskGetAttribute":      0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtModelTaskDisable":                 0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtModelTaskGetParams":               0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtModelTaskSetParams":               0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtModelUpdate":                      0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtNotifySetImportPidInterServer":    0x02, // N/Y/N/N/N/N (its ACL callers)
+		"rtSetGroup":                         0x10, // N/N/N/N/Y/N (its ACL callers)
+		"rtSetOpWaitTimeOut":                 0x2f, // Y/Y/Y/Y/N/Y (its ACL callers)
+		"rtSetStreamOverflowSwitch":          0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtSnapShotCallbackRegister":         0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtSnapShotCallbackUnregister":       0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtSnapShotProcessBackup":            0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtSnapShotProcessLock":              0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtSnapShotProcessRestore":           0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtSnapShotProcessUnlock":            0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtStreamAbort":                      0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtStreamAddCondTask":                0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtStreamBeginCapture":               0x17, // Y/Y/Y/N/Y/N (its ACL callers)
+		"rtStreamBeginCaptureToModel":        0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtStreamEndCapture":                 0x17, // Y/Y/Y/N/Y/N (its ACL callers)
+		"rtStreamGetCaptureInfo":             0x17, // Y/Y/Y/N/Y/N (its ACL callers)
+		"rtStreamGetTasks":                   0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtStreamWaitEventWithFlag":          0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtSymbolLookup":                     0x17, // Y/Y/Y/N/Y/N (its ACL callers)
+		"rtTaskGetSeqId":                     0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtTaskGetType":                      0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtThreadExchangeCaptureMode":        0x17, // Y/Y/Y/N/Y/N (its ACL callers)
+		"rtsActiveStream":                    0x3d, // Y/N/Y/Y/Y/Y (its ACL callers)
+		"rtsCmoAsyncWithBarrier":             0x08, // N/N/N/Y/N/N (its ACL callers)
+		"rtsCntNotifyGetId":                  0x01, // Y/N/N/N/N/N (its ACL callers)
+		"rtsCntNotifyRecord":                 0x01, // Y/N/N/N/N/N (its ACL callers)
+		"rtsCntNotifyReset":                  0x01, // Y/N/N/N/N/N (its ACL callers)
+		"rtsCntNotifyWaitWithTimeout":        0x01, // Y/N/N/N/N/N (its ACL callers)
+		"rtsGetCmoDescSize":                  0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtsGetErrorVerbose":                 0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtsGetHardwareSyncAddr":             0x06, // N/Y/Y/N/N/N (its ACL callers)
+		"rtsGetMemcpyDescSize":               0x0f, // Y/Y/Y/Y/N/N (its ACL callers)
+		"rtsHostRegister":                    0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtsHostUnregister":                  0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtsIpcMemClose":                     0x37, // Y/Y/Y/N/Y/Y (its ACL callers)
+		"rtsIpcMemGetExportKey":              0x37, // Y/Y/Y/N/Y/Y (its ACL callers)
+		"rtsIpcMemImportByKey":               0x37, // Y/Y/Y/N/Y/Y (its ACL callers)
+		"rtsIpcMemSetImportPid":              0x37, // Y/Y/Y/N/Y/Y (its ACL callers)
+		"rtsLaunchBarrierTask":               0x08, // N/N/N/Y/N/N (its ACL callers)
+		"rtsLaunchCmoAddrTask":               0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtsLaunchRandomNumTask":             0x06, // N/Y/Y/N/N/N (its ACL callers)
+		"rtsLaunchUpdateTask":                0x17, // Y/Y/Y/N/Y/N (its ACL callers)
+		"rtsMemcpyAsyncWithDesc":             0x0f, // Y/Y/Y/Y/N/N (its ACL callers)
+		"rtsMemcpyBatch":                     0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtsMemcpyBatchAsync":                0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtsNotifyBatchReset":                0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtsNotifyGetExportKey":              0x37, // Y/Y/Y/N/Y/Y (its ACL callers)
+		"rtsNotifyImportByKey":               0x37, // Y/Y/Y/N/Y/Y (its ACL callers)
+		"rtsNotifySetImportPid":              0x37, // Y/Y/Y/N/Y/Y (its ACL callers)
+		"rtsPersistentTaskClean":             0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtsRepairError":                     0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtsSetCmoDesc":                      0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtsSetDeviceTaskAbortCallback":      0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtsSetMemcpyDesc":                   0x0f, // Y/Y/Y/Y/N/N (its ACL callers)
+		"rtsStreamBeginTaskGrp":              0x17, // Y/Y/Y/N/Y/N (its ACL callers)
+		"rtsStreamBeginTaskUpdate":           0x17, // Y/Y/Y/N/Y/N (its ACL callers)
+		"rtsStreamEndTaskGrp":                0x17, // Y/Y/Y/N/Y/N (its ACL callers)
+		"rtsStreamEndTaskUpdate":             0x17, // Y/Y/Y/N/Y/N (its ACL callers)
+		"rtsStreamStop":                      0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtsSwitchStream":                    0x3d, // Y/N/Y/Y/Y/Y (its ACL callers)
+		"rtsValueWait":                       0x07, // Y/Y/Y/N/N/N (its ACL callers)
+		"rtsValueWrite":                      0x07, // Y/Y/Y/N/N/N (its ACL callers)
+	}
+})

@@ -1,10 +1,15 @@
 package acl
 
 // Support entries of the profiling interfaces (acl/acl_prof.h, mstx;
-// docs/profiling.md), added to the ACL support table.
-func init() {
-	areaRules["prof"] = supported("profiling API over the device timeline (docs/profiling.md)")
-	areaRules["mstx"] = supported("recorded on the device timeline and, while a collection with ACL_PROF_MSPROFTX runs, into msprof_tx (docs/profiling.md)")
+// docs/profiling.md), added to the ACL support table's rules when they are
+// made.
+
+func profAreaRules(areas map[string]rule) {
+	areas["prof"] = supported("profiling API over the device timeline (docs/profiling.md)")
+	areas["mstx"] = supported("recorded on the device timeline and, while a collection with ACL_PROF_MSPROFTX runs, into msprof_tx (docs/profiling.md)")
+}
+
+func profSymbolRules(symbols map[string]rule) {
 	for name, r := range map[string]rule{
 		"aclprofSetConfig":         partial("values are checked and kept; only ACL_PROF_PATH changes what is collected (npuemu collects no system data)"),
 		"aclprofCreateConfig":      partial("aicoreMetrics is kept; only ACL_AICORE_PIPE_UTILIZATION has columns, filled from the pipe cycles Ascend C kernels report"),
@@ -20,6 +25,6 @@ func init() {
 		"mstxMemRegionsUnregister": partial("as under msprof: nothing is recorded"),
 		"mstxMemPermissionsAssign": partial("as under msprof: nothing is recorded"),
 	} {
-		symbolRules[name] = r
+		symbols[name] = r
 	}
 }

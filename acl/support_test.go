@@ -48,12 +48,12 @@ func TestSupportRules(t *testing.T) {
 	for _, s := range aclSymbols() {
 		areas[s.Area] = true
 		names[s.Name] = true
-		assert.Contains(t, areaRules, s.Area, "area %s (of %s) has no rule", s.Area, s.Name)
+		assert.Contains(t, areaRules(), s.Area, "area %s (of %s) has no rule", s.Area, s.Name)
 	}
-	for a := range areaRules {
+	for a := range areaRules() {
 		assert.True(t, areas[a], "areaRules names area %s, which has no symbol", a)
 	}
-	for n := range symbolRules {
+	for n := range symbolRules() {
 		assert.True(t, names[n], "symbolRules names %s, which is no ACL symbol", n)
 	}
 	for _, e := range Support() {

@@ -41,12 +41,12 @@ func TestSupportRules(t *testing.T) {
 		}
 		areas[s.Area] = true
 		names[s.Name] = true
-		assert.Contains(t, areaRules, s.Area, "area %s (of %s) has no rule", s.Area, s.Name)
+		assert.Contains(t, areaRules(), s.Area, "area %s (of %s) has no rule", s.Area, s.Name)
 	}
-	for a := range areaRules {
+	for a := range areaRules() {
 		assert.True(t, areas[a], "areaRules names area %s, which has no symbol", a)
 	}
-	for n := range symbolRules {
+	for n := range symbolRules() {
 		assert.True(t, names[n], "symbolRules names %s, which is no HAL symbol", n)
 	}
 	for _, e := range Support() {
@@ -68,7 +68,7 @@ func TestUnsupportedSaysWhatIsMissing(t *testing.T) {
 		if e.Status != abi.Unsupported {
 			continue
 		}
-		_, own := symbolRules[e.Symbol]
+		_, own := symbolRules()[e.Symbol]
 		assert.True(t, own, "%s is unsupported by its area's default (%q), not by a rule of its own", e.Symbol, e.Note)
 		assert.NotContains(t, e.Note, "not implemented yet", e.Symbol)
 	}

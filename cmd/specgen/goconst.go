@@ -202,7 +202,7 @@ func isACLCode(c hconst) (typed, named bool) {
 func renderGoConsts(cs []hconst, family string, isCode func(hconst) (bool, bool), codeType, tableName string, preferred map[string]bool) (string, error) {
 	var b bytes.Buffer
 	b.WriteString(genLineGo + "\n\n")
-	fmt.Fprintf(&b, "package abi\n\n")
+	fmt.Fprintf(&b, "package abi\n\nimport \"sync\"\n\n")
 	header := ""
 	canon := map[string]string{}
 	var order []string
@@ -233,11 +233,12 @@ func renderGoConsts(cs []hconst, family string, isCode func(hconst) (bool, bool)
 	if header != "" {
 		b.WriteString(")\n\n")
 	}
-	fmt.Fprintf(&b, "// %s maps each %s value to its canonical C name.\nvar %s = map[%s]string{\n", tableName, codeType, tableName, codeType)
+	// Built on first use (an error path), not by every process's init.
+	fmt.Fprintf(&b, "// %s maps each %s value to its canonical C name (made on first use).\nvar %s = sync.OnceValue(func() map[%s]string {\n\treturn map[%s]string{\n", tableName, codeType, tableName, codeType, codeType)
 	for _, v := range order {
 		fmt.Fprintf(&b, "\t%s: %q,\n", canon[v], canon[v])
 	}
-	b.WriteString("}\n")
+	b.WriteString("}\n})\n")
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		return "", fmt.Errorf("%s constants: %w", family, err)

@@ -374,12 +374,12 @@ func parseDrvMap(specDir string) ([]drvMapping, string, error) {
 // genDrvMap renders abi/zrterr.go.
 func genDrvMap(rows []drvMapping, fallback string) (string, error) {
 	var b strings.Builder
-	b.WriteString(genLineGo + "\n\npackage abi\n\n")
-	b.WriteString("// rtCodeOfDrv is rt-types.md §8.4: the external code an rt* function\n// returns for a driver code (through the runtime's internal code).\nvar rtCodeOfDrv = map[DrvCode]Code{\n")
+	b.WriteString(genLineGo + "\n\npackage abi\n\nimport \"sync\"\n\n")
+	b.WriteString("// rtCodeOfDrv is rt-types.md §8.4: the external code an rt* function\n// returns for a driver code (through the runtime's internal code); made on first use.\nvar rtCodeOfDrv = sync.OnceValue(func() map[DrvCode]Code {\n\treturn map[DrvCode]Code{\n")
 	for _, r := range rows {
 		fmt.Fprintf(&b, "\t%s: %s,\n", r.Drv, r.Ext)
 	}
-	b.WriteString("}\n\n")
+	b.WriteString("}\n})\n\n")
 	fmt.Fprintf(&b, "// rtCodeOfOtherDrv is the code of every driver code not in rtCodeOfDrv.\nconst rtCodeOfOtherDrv = %s\n", fallback)
 	src, err := format.Source([]byte(b.String()))
 	return string(src), err
