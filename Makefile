@@ -16,11 +16,18 @@ all: lib
 # dlopens. libnpuemu.so is the plain-C front (libfake/front): it exports
 # every name and loads the Go core, libnpuemu_core.so (./libfake), on the
 # first call (docs/internals.md "The C boundary").
+#
+# RELR: where the linker and the C library support packed relative
+# relocations (binutils >= 2.38, glibc >= 2.36), the ~40 000 pointers the
+# loader fixes up in the Go core at every process start are described in
+# 14 KB instead of 1 MB (docs/benchmarks.md, seventeenth session). Probed
+# here, so that an older toolchain builds the plain form.
 FRONT_SRC    := $(wildcard libfake/front/*.c)
-FRONT_CFLAGS := -shared -fPIC -O2 -Wall -Wextra -Werror -fvisibility=hidden -Wl,-z,nodelete -I emu/include -I emu/include/driver
+RELR         := $(shell t=$$(mktemp); printf 'static int x; int *p = &x;\n' | $(CC) -shared -fPIC -x c - -o $$t -Wl,-z,pack-relative-relocs -Wl,--fatal-warnings 2>/dev/null && echo -Wl,-z,pack-relative-relocs; rm -f $$t)
+FRONT_CFLAGS := -shared -fPIC -O2 -Wall -Wextra -Werror -fvisibility=hidden -Wl,-z,nodelete $(RELR) -I emu/include -I emu/include/driver
 lib:
 	@mkdir -p $(LIB)
-	$(GO) build -buildmode=c-shared -o $(LIB)/libnpuemu_core.so ./libfake
+	$(GO) build -buildmode=c-shared $(if $(RELR),-ldflags=-extldflags=$(RELR)) -o $(LIB)/libnpuemu_core.so ./libfake
 	@rm -f $(LIB)/libnpuemu_core.h $(LIB)/libnpuemu.h
 	$(CC) $(FRONT_CFLAGS) -o $(LIB)/libnpuemu.so $(FRONT_SRC) -ldl -lpthread
 	@cd $(LIB) && for n in $(SONAMES); do ln -sf libnpuemu.so $$n; done
