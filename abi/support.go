@@ -61,7 +61,7 @@ type Table struct {
 // entry(s) as each symbol's row (Symbol, Lib and Area are filled in here).
 func NewTable(keep func(Symbol) bool, entry func(Symbol) Entry) *Table {
 	t := &Table{index: map[string]int{}}
-	for _, s := range Symbols {
+	for _, s := range Symbols() {
 		if !keep(s) {
 			continue
 		}

@@ -12,7 +12,7 @@ func TestSymbols(t *testing.T) {
 	seen := map[string]bool{}
 	last := ""
 	order := map[string]int{"acl": 0, "hal": 1, "dsmi": 2, "rt": 3}
-	for i, s := range Symbols {
+	for i, s := range Symbols() {
 		require.NotEmpty(t, s.Name)
 		assert.False(t, seen[s.Name], "duplicate %s", s.Name)
 		seen[s.Name] = true

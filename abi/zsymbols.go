@@ -2,936 +2,938 @@
 
 package abi
 
-// Symbols lists every function of the specification: the ACL runtime
-// (acl-functions.tsv order), then the driver HAL, then DSMI, then the
-// runtime's rt* layer (libruntime.so).
-var Symbols = []Symbol{
-	{Name: "aclFloat16ToFloat", Lib: "acl", Header: "acl/acl_base_rt.h", Area: "misc", Return: "float", Params: "aclFloat16 value", Deprecated: ""},
-	{Name: "aclFloatToFloat16", Lib: "acl", Header: "acl/acl_base_rt.h", Area: "misc", Return: "aclFloat16", Params: "float value", Deprecated: ""},
-	{Name: "aclCreateDataBuffer", Lib: "acl", Header: "acl/acl_base_rt.h", Area: "databuffer", Return: "aclDataBuffer*", Params: "void* data, size_t size", Deprecated: ""},
-	{Name: "aclDestroyDataBuffer", Lib: "acl", Header: "acl/acl_base_rt.h", Area: "databuffer", Return: "aclError", Params: "const aclDataBuffer* dataBuffer", Deprecated: ""},
-	{Name: "aclUpdateDataBuffer", Lib: "acl", Header: "acl/acl_base_rt.h", Area: "databuffer", Return: "aclError", Params: "aclDataBuffer* dataBuffer, void* data, size_t size", Deprecated: ""},
-	{Name: "aclGetDataBufferAddr", Lib: "acl", Header: "acl/acl_base_rt.h", Area: "databuffer", Return: "void*", Params: "const aclDataBuffer* dataBuffer", Deprecated: ""},
-	{Name: "aclGetDataBufferSize", Lib: "acl", Header: "acl/acl_base_rt.h", Area: "databuffer", Return: "uint32_t", Params: "const aclDataBuffer* dataBuffer", Deprecated: "aclGetDataBufferSize is deprecated, use aclGetDataBufferSizeV2 instead"},
-	{Name: "aclGetDataBufferSizeV2", Lib: "acl", Header: "acl/acl_base_rt.h", Area: "databuffer", Return: "size_t", Params: "const aclDataBuffer* dataBuffer", Deprecated: ""},
-	{Name: "aclDataTypeSize", Lib: "acl", Header: "acl/acl_base_rt.h", Area: "misc", Return: "size_t", Params: "aclDataType dataType", Deprecated: ""},
-	{Name: "aclAppLog", Lib: "acl", Header: "acl/acl_base_rt.h", Area: "misc", Return: "void", Params: "aclLogLevel logLevel, const char* func, const char* file, uint32_t line, const char* fmt, ...", Deprecated: ""},
-	{Name: "aclrtGetSocName", Lib: "acl", Header: "acl/acl_base_rt.h", Area: "device", Return: "const char*", Params: "(empty)", Deprecated: ""},
-	{Name: "aclGetCannAttributeList", Lib: "acl", Header: "acl/acl_base_rt.h", Area: "misc", Return: "aclError", Params: "const aclCannAttr** cannAttrList, size_t* num", Deprecated: ""},
-	{Name: "aclGetCannAttribute", Lib: "acl", Header: "acl/acl_base_rt.h", Area: "misc", Return: "aclError", Params: "aclCannAttr cannAttr, int32_t* value", Deprecated: ""},
-	{Name: "aclGetDeviceCapability", Lib: "acl", Header: "acl/acl_base_rt.h", Area: "misc", Return: "aclError", Params: "uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t* value", Deprecated: ""},
-	{Name: "aclInit", Lib: "acl", Header: "acl/acl_rt.h", Area: "init", Return: "aclError", Params: "const char* configPath", Deprecated: ""},
-	{Name: "aclFinalize", Lib: "acl", Header: "acl/acl_rt.h", Area: "init", Return: "aclError", Params: "(empty)", Deprecated: ""},
-	{Name: "aclFinalizeReference", Lib: "acl", Header: "acl/acl_rt.h", Area: "init", Return: "aclError", Params: "uint64_t* refCount", Deprecated: ""},
-	{Name: "aclGetRecentErrMsg", Lib: "acl", Header: "acl/acl_rt.h", Area: "exception", Return: "const char*", Params: "(empty)", Deprecated: ""},
-	{Name: "aclsysGetCANNVersion", Lib: "acl", Header: "acl/acl_rt.h", Area: "version", Return: "aclError", Params: "aclCANNPackageName name, aclCANNPackageVersion* version", Deprecated: "aclsysGetCANNVersion is deprecated, use aclsysGetVersionStr and aclsysGetVersionNum instead"},
-	{Name: "aclsysGetVersionStr", Lib: "acl", Header: "acl/acl_rt.h", Area: "version", Return: "aclError", Params: "char* pkgName, char* versionStr", Deprecated: ""},
-	{Name: "aclsysGetVersionNum", Lib: "acl", Header: "acl/acl_rt.h", Area: "version", Return: "aclError", Params: "char* pkgName, int32_t* versionNum", Deprecated: ""},
-	{Name: "aclrtPeekAtLastError", Lib: "acl", Header: "acl/acl_rt.h", Area: "exception", Return: "aclError", Params: "aclrtLastErrLevel level", Deprecated: ""},
-	{Name: "aclrtGetLastError", Lib: "acl", Header: "acl/acl_rt.h", Area: "exception", Return: "aclError", Params: "aclrtLastErrLevel level", Deprecated: ""},
-	{Name: "aclrtSetExceptionInfoCallback", Lib: "acl", Header: "acl/acl_rt.h", Area: "exception", Return: "aclError", Params: "aclrtExceptionInfoCallback callback", Deprecated: "aclrtSetExceptionInfoCallback is deprecated, use aclrtExceptionInfoCallbackRegister and aclrtExceptionInfoCallbackUnregister instead"},
-	{Name: "aclrtExceptionInfoCallbackRegister", Lib: "acl", Header: "acl/acl_rt.h", Area: "exception", Return: "aclError", Params: "aclrtExceptionInfoCallback callback", Deprecated: ""},
-	{Name: "aclrtExceptionInfoCallbackUnregister", Lib: "acl", Header: "acl/acl_rt.h", Area: "exception", Return: "aclError", Params: "aclrtExceptionInfoCallback callback", Deprecated: ""},
-	{Name: "aclrtGetTaskIdFromExceptionInfo", Lib: "acl", Header: "acl/acl_rt.h", Area: "exception", Return: "uint32_t", Params: "const aclrtExceptionInfo* info", Deprecated: ""},
-	{Name: "aclrtGetStreamIdFromExceptionInfo", Lib: "acl", Header: "acl/acl_rt.h", Area: "exception", Return: "uint32_t", Params: "const aclrtExceptionInfo* info", Deprecated: ""},
-	{Name: "aclrtGetThreadIdFromExceptionInfo", Lib: "acl", Header: "acl/acl_rt.h", Area: "exception", Return: "uint32_t", Params: "const aclrtExceptionInfo* info", Deprecated: ""},
-	{Name: "aclrtGetDeviceIdFromExceptionInfo", Lib: "acl", Header: "acl/acl_rt.h", Area: "exception", Return: "uint32_t", Params: "const aclrtExceptionInfo* info", Deprecated: ""},
-	{Name: "aclrtGetErrorCodeFromExceptionInfo", Lib: "acl", Header: "acl/acl_rt.h", Area: "exception", Return: "uint32_t", Params: "const aclrtExceptionInfo* info", Deprecated: ""},
-	{Name: "aclrtGetArgsFromExceptionInfo", Lib: "acl", Header: "acl/acl_rt.h", Area: "exception", Return: "aclError", Params: "const aclrtExceptionInfo* info, void** devArgsPtr, uint32_t* devArgsLen", Deprecated: ""},
-	{Name: "aclrtGetFuncHandleFromExceptionInfo", Lib: "acl", Header: "acl/acl_rt.h", Area: "exception", Return: "aclError", Params: "const aclrtExceptionInfo* info, aclrtFuncHandle* func", Deprecated: ""},
-	{Name: "aclrtBinarySetExceptionCallback", Lib: "acl", Header: "acl/acl_rt.h", Area: "exception", Return: "aclError", Params: "aclrtBinHandle binHandle, aclrtOpExceptionCallback callback, void* userData", Deprecated: ""},
-	{Name: "aclrtSubscribeReport", Lib: "acl", Header: "acl/acl_rt.h", Area: "callback", Return: "aclError", Params: "uint64_t threadId, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtLaunchCallback", Lib: "acl", Header: "acl/acl_rt.h", Area: "callback", Return: "aclError", Params: "aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtProcessReport", Lib: "acl", Header: "acl/acl_rt.h", Area: "callback", Return: "aclError", Params: "int32_t timeout", Deprecated: ""},
-	{Name: "aclrtUnSubscribeReport", Lib: "acl", Header: "acl/acl_rt.h", Area: "callback", Return: "aclError", Params: "uint64_t threadId, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtCreateContext", Lib: "acl", Header: "acl/acl_rt.h", Area: "context", Return: "aclError", Params: "aclrtContext* context, int32_t deviceId", Deprecated: ""},
-	{Name: "aclrtDestroyContext", Lib: "acl", Header: "acl/acl_rt.h", Area: "context", Return: "aclError", Params: "aclrtContext context", Deprecated: ""},
-	{Name: "aclrtSetCurrentContext", Lib: "acl", Header: "acl/acl_rt.h", Area: "context", Return: "aclError", Params: "aclrtContext context", Deprecated: ""},
-	{Name: "aclrtGetCurrentContext", Lib: "acl", Header: "acl/acl_rt.h", Area: "context", Return: "aclError", Params: "aclrtContext* context", Deprecated: ""},
-	{Name: "aclrtCtxGetSysParamOpt", Lib: "acl", Header: "acl/acl_rt.h", Area: "context", Return: "aclError", Params: "aclSysParamOpt opt, int64_t* value", Deprecated: ""},
-	{Name: "aclrtCtxSetSysParamOpt", Lib: "acl", Header: "acl/acl_rt.h", Area: "context", Return: "aclError", Params: "aclSysParamOpt opt, int64_t value", Deprecated: ""},
-	{Name: "aclrtGetSysParamOpt", Lib: "acl", Header: "acl/acl_rt.h", Area: "res-limit", Return: "aclError", Params: "aclSysParamOpt opt, int64_t* value", Deprecated: ""},
-	{Name: "aclrtSetSysParamOpt", Lib: "acl", Header: "acl/acl_rt.h", Area: "res-limit", Return: "aclError", Params: "aclSysParamOpt opt, int64_t value", Deprecated: ""},
-	{Name: "aclrtSetDevice", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "int32_t deviceId", Deprecated: ""},
-	{Name: "aclrtResetDevice", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "int32_t deviceId", Deprecated: ""},
-	{Name: "aclrtResetDeviceForce", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "int32_t deviceId", Deprecated: ""},
-	{Name: "aclrtGetDevice", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "int32_t* deviceId", Deprecated: ""},
-	{Name: "aclrtSetStreamFailureMode", Lib: "acl", Header: "acl/acl_rt.h", Area: "stream", Return: "aclError", Params: "aclrtStream stream, uint64_t mode", Deprecated: ""},
-	{Name: "aclrtGetRunMode", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "aclrtRunMode* runMode", Deprecated: ""},
-	{Name: "aclrtSynchronizeDevice", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "void", Deprecated: ""},
-	{Name: "aclrtSynchronizeDeviceWithTimeout", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "int32_t timeout", Deprecated: ""},
-	{Name: "aclrtSetTsDevice", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "aclrtTsId tsId", Deprecated: ""},
-	{Name: "aclrtGetDeviceUtilizationRate", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "int32_t deviceId, aclrtUtilizationInfo* utilizationInfo", Deprecated: ""},
-	{Name: "aclrtGetDeviceCount", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "uint32_t* count", Deprecated: ""},
-	{Name: "aclrtCreateEvent", Lib: "acl", Header: "acl/acl_rt.h", Area: "event", Return: "aclError", Params: "aclrtEvent* event", Deprecated: ""},
-	{Name: "aclrtCreateEventWithFlag", Lib: "acl", Header: "acl/acl_rt.h", Area: "event", Return: "aclError", Params: "aclrtEvent* event, uint32_t flag", Deprecated: ""},
-	{Name: "aclrtCreateEventExWithFlag", Lib: "acl", Header: "acl/acl_rt.h", Area: "event", Return: "aclError", Params: "aclrtEvent* event, uint32_t flag", Deprecated: ""},
-	{Name: "aclrtDestroyEvent", Lib: "acl", Header: "acl/acl_rt.h", Area: "event", Return: "aclError", Params: "aclrtEvent event", Deprecated: ""},
-	{Name: "aclrtRecordEvent", Lib: "acl", Header: "acl/acl_rt.h", Area: "event", Return: "aclError", Params: "aclrtEvent event, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtRecordEventWithFlag", Lib: "acl", Header: "acl/acl_rt.h", Area: "event", Return: "aclError", Params: "aclrtEvent event, aclrtStream stream, uint32_t flag", Deprecated: ""},
-	{Name: "aclrtResetEvent", Lib: "acl", Header: "acl/acl_rt.h", Area: "event", Return: "aclError", Params: "aclrtEvent event, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtQueryEvent", Lib: "acl", Header: "acl/acl_rt.h", Area: "event", Return: "aclError", Params: "aclrtEvent event, aclrtEventStatus* status", Deprecated: "aclrtQueryEvent is deprecated, use aclrtQueryEventStatus instead"},
-	{Name: "aclrtQueryEventStatus", Lib: "acl", Header: "acl/acl_rt.h", Area: "event", Return: "aclError", Params: "aclrtEvent event, aclrtEventRecordedStatus* status", Deprecated: ""},
-	{Name: "aclrtQueryEventWaitStatus", Lib: "acl", Header: "acl/acl_rt.h", Area: "event", Return: "aclError", Params: "aclrtEvent event, aclrtEventWaitStatus* status", Deprecated: ""},
-	{Name: "aclrtSynchronizeEvent", Lib: "acl", Header: "acl/acl_rt.h", Area: "event", Return: "aclError", Params: "aclrtEvent event", Deprecated: ""},
-	{Name: "aclrtSynchronizeEventWithTimeout", Lib: "acl", Header: "acl/acl_rt.h", Area: "event", Return: "aclError", Params: "aclrtEvent event, int32_t timeout", Deprecated: ""},
-	{Name: "aclrtEventElapsedTime", Lib: "acl", Header: "acl/acl_rt.h", Area: "event", Return: "aclError", Params: "float* ms, aclrtEvent startEvent, aclrtEvent endEvent", Deprecated: ""},
-	{Name: "aclrtEventGetTimestamp", Lib: "acl", Header: "acl/acl_rt.h", Area: "event", Return: "aclError", Params: "aclrtEvent event, uint64_t* timestamp", Deprecated: ""},
-	{Name: "aclrtMalloc", Lib: "acl", Header: "acl/acl_rt.h", Area: "memory", Return: "aclError", Params: "void** devPtr, size_t size, aclrtMemMallocPolicy policy", Deprecated: ""},
-	{Name: "aclrtMallocAlign32", Lib: "acl", Header: "acl/acl_rt.h", Area: "memory", Return: "aclError", Params: "void** devPtr, size_t size, aclrtMemMallocPolicy policy", Deprecated: ""},
-	{Name: "aclrtMallocCached", Lib: "acl", Header: "acl/acl_rt.h", Area: "memory", Return: "aclError", Params: "void** devPtr, size_t size, aclrtMemMallocPolicy policy", Deprecated: ""},
-	{Name: "aclrtMallocWithCfg", Lib: "acl", Header: "acl/acl_rt.h", Area: "memory", Return: "aclError", Params: "void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg", Deprecated: ""},
-	{Name: "aclrtMallocForTaskScheduler", Lib: "acl", Header: "acl/acl_rt.h", Area: "memory", Return: "aclError", Params: "void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg", Deprecated: ""},
-	{Name: "aclrtMallocHostWithCfg", Lib: "acl", Header: "acl/acl_rt.h", Area: "host-mem", Return: "aclError", Params: "void** ptr, uint64_t size, aclrtMallocConfig* cfg", Deprecated: ""},
-	{Name: "aclrtPointerGetAttributes", Lib: "acl", Header: "acl/acl_rt.h", Area: "managed", Return: "aclError", Params: "const void* ptr, aclrtPtrAttributes* attributes", Deprecated: ""},
-	{Name: "aclrtMemManagedGetAttr", Lib: "acl", Header: "acl/acl_rt.h", Area: "managed", Return: "aclError", Params: "aclrtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize", Deprecated: ""},
-	{Name: "aclrtMemManagedGetAttrs", Lib: "acl", Header: "acl/acl_rt.h", Area: "managed", Return: "aclError", Params: "aclrtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes", Deprecated: ""},
-	{Name: "aclrtHostRegister", Lib: "acl", Header: "acl/acl_rt.h", Area: "host-mem", Return: "aclError", Params: "void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr", Deprecated: ""},
-	{Name: "aclrtHostRegisterV2", Lib: "acl", Header: "acl/acl_rt.h", Area: "host-mem", Return: "aclError", Params: "void* ptr, uint64_t size, uint32_t flag", Deprecated: ""},
-	{Name: "aclrtHostGetDevicePointer", Lib: "acl", Header: "acl/acl_rt.h", Area: "host-mem", Return: "aclError", Params: "void* pHost, void** pDevice, uint32_t flag", Deprecated: ""},
-	{Name: "aclrtHostUnregister", Lib: "acl", Header: "acl/acl_rt.h", Area: "host-mem", Return: "aclError", Params: "void* ptr", Deprecated: ""},
-	{Name: "aclrtHostMemMapCapabilities", Lib: "acl", Header: "acl/acl_rt.h", Area: "host-mem", Return: "aclError", Params: "uint32_t deviceId, aclrtHacType hacType, aclrtHostMemMapCapability* capabilities", Deprecated: ""},
-	{Name: "aclrtGetThreadLastTaskId", Lib: "acl", Header: "acl/acl_rt.h", Area: "exec", Return: "aclError", Params: "uint32_t* taskId", Deprecated: ""},
-	{Name: "aclrtStreamGetId", Lib: "acl", Header: "acl/acl_rt.h", Area: "stream", Return: "aclError", Params: "aclrtStream stream, int32_t* streamId", Deprecated: ""},
-	{Name: "aclrtMemFlush", Lib: "acl", Header: "acl/acl_rt.h", Area: "memory", Return: "aclError", Params: "void* devPtr, size_t size", Deprecated: ""},
-	{Name: "aclrtMemInvalidate", Lib: "acl", Header: "acl/acl_rt.h", Area: "memory", Return: "aclError", Params: "void* devPtr, size_t size", Deprecated: ""},
-	{Name: "aclrtFree", Lib: "acl", Header: "acl/acl_rt.h", Area: "memory", Return: "aclError", Params: "void* devPtr", Deprecated: ""},
-	{Name: "aclrtMallocHost", Lib: "acl", Header: "acl/acl_rt.h", Area: "host-mem", Return: "aclError", Params: "void** hostPtr, size_t size", Deprecated: ""},
-	{Name: "aclrtMemAllocManaged", Lib: "acl", Header: "acl/acl_rt.h", Area: "managed", Return: "aclError", Params: "void** ptr, uint64_t size, uint32_t flag", Deprecated: ""},
-	{Name: "aclrtFreeHost", Lib: "acl", Header: "acl/acl_rt.h", Area: "host-mem", Return: "aclError", Params: "void* hostPtr", Deprecated: ""},
-	{Name: "aclrtFreeWithDevSync", Lib: "acl", Header: "acl/acl_rt.h", Area: "memory", Return: "aclError", Params: "void* devPtr", Deprecated: ""},
-	{Name: "aclrtFreeHostWithDevSync", Lib: "acl", Header: "acl/acl_rt.h", Area: "host-mem", Return: "aclError", Params: "void* hostPtr", Deprecated: ""},
-	{Name: "aclrtMemcpy", Lib: "acl", Header: "acl/acl_rt.h", Area: "memcpy", Return: "aclError", Params: "void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind", Deprecated: ""},
-	{Name: "aclrtMemset", Lib: "acl", Header: "acl/acl_rt.h", Area: "memcpy", Return: "aclError", Params: "void* devPtr, size_t maxCount, int32_t value, size_t count", Deprecated: ""},
-	{Name: "aclrtMemcpyAsync", Lib: "acl", Header: "acl/acl_rt.h", Area: "memcpy", Return: "aclError", Params: "void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtMemsetD32", Lib: "acl", Header: "acl/acl_rt.h", Area: "memcpy", Return: "aclError", Params: "void* ptr, size_t memSize, uint32_t value, size_t N", Deprecated: ""},
-	{Name: "aclrtMemsetD32Async", Lib: "acl", Header: "acl/acl_rt.h", Area: "memcpy", Return: "aclError", Params: "void* ptr, size_t memSize, uint32_t value, size_t N, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtMemcpyAsyncWithCondition", Lib: "acl", Header: "acl/acl_rt.h", Area: "memcpy", Return: "aclError", Params: "void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, aclrtStream stream", Deprecated: "aclrtMemcpyAsyncWithCondition is deprecated, use aclrtMemcpyAsync instead"},
-	{Name: "aclrtMemcpy2d", Lib: "acl", Header: "acl/acl_rt.h", Area: "memcpy", Return: "aclError", Params: "void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind", Deprecated: ""},
-	{Name: "aclrtMemcpy2dAsync", Lib: "acl", Header: "acl/acl_rt.h", Area: "memcpy", Return: "aclError", Params: "void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtGetSymbolAddress", Lib: "acl", Header: "acl/acl_rt.h", Area: "symbol", Return: "aclError", Params: "const void* symbol, void** devPtr", Deprecated: ""},
-	{Name: "aclrtGetSymbolSize", Lib: "acl", Header: "acl/acl_rt.h", Area: "symbol", Return: "aclError", Params: "const void* symbol, size_t* size", Deprecated: ""},
-	{Name: "aclrtMemcpyFromSymbol", Lib: "acl", Header: "acl/acl_rt.h", Area: "symbol", Return: "aclError", Params: "void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset, aclrtMemcpyKind kind", Deprecated: ""},
-	{Name: "aclrtMemcpyFromSymbolAsync", Lib: "acl", Header: "acl/acl_rt.h", Area: "symbol", Return: "aclError", Params: "void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtMemcpyToSymbol", Lib: "acl", Header: "acl/acl_rt.h", Area: "symbol", Return: "aclError", Params: "const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind", Deprecated: ""},
-	{Name: "aclrtMemcpyToSymbolAsync", Lib: "acl", Header: "acl/acl_rt.h", Area: "symbol", Return: "aclError", Params: "const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtMemsetAsync", Lib: "acl", Header: "acl/acl_rt.h", Area: "memcpy", Return: "aclError", Params: "void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtMemManagedAdvise", Lib: "acl", Header: "acl/acl_rt.h", Area: "managed", Return: "aclError", Params: "const void* const ptr, uint64_t size, aclrtMemManagedAdviseType advise, aclrtMemManagedLocation location", Deprecated: ""},
-	{Name: "aclrtReserveMemAddress", Lib: "acl", Header: "acl/acl_rt.h", Area: "vmm", Return: "aclError", Params: "void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags", Deprecated: ""},
-	{Name: "aclrtReleaseMemAddress", Lib: "acl", Header: "acl/acl_rt.h", Area: "vmm", Return: "aclError", Params: "void* virPtr", Deprecated: ""},
-	{Name: "aclrtMallocPhysical", Lib: "acl", Header: "acl/acl_rt.h", Area: "vmm", Return: "aclError", Params: "aclrtDrvMemHandle* handle, size_t size, const aclrtPhysicalMemProp* prop, uint64_t flags", Deprecated: ""},
-	{Name: "aclrtFreePhysical", Lib: "acl", Header: "acl/acl_rt.h", Area: "vmm", Return: "aclError", Params: "aclrtDrvMemHandle handle", Deprecated: ""},
-	{Name: "aclrtMapMem", Lib: "acl", Header: "acl/acl_rt.h", Area: "vmm", Return: "aclError", Params: "void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags", Deprecated: ""},
-	{Name: "aclrtUnmapMem", Lib: "acl", Header: "acl/acl_rt.h", Area: "vmm", Return: "aclError", Params: "void* virPtr", Deprecated: ""},
-	{Name: "aclrtMemMapNoAccess", Lib: "acl", Header: "acl/acl_rt.h", Area: "vmm", Return: "aclError", Params: "void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags", Deprecated: ""},
-	{Name: "aclrtCreateStreamConfigHandle", Lib: "acl", Header: "acl/acl_rt.h", Area: "stream", Return: "aclrtStreamConfigHandle*", Params: "void", Deprecated: ""},
-	{Name: "aclrtDestroyStreamConfigHandle", Lib: "acl", Header: "acl/acl_rt.h", Area: "stream", Return: "aclError", Params: "aclrtStreamConfigHandle* handle", Deprecated: ""},
-	{Name: "aclrtSetStreamConfigOpt", Lib: "acl", Header: "acl/acl_rt.h", Area: "stream", Return: "aclError", Params: "aclrtStreamConfigHandle* handle, aclrtStreamConfigAttr attr, const void* attrValue, size_t valueSize", Deprecated: ""},
-	{Name: "aclrtCreateStream", Lib: "acl", Header: "acl/acl_rt.h", Area: "stream", Return: "aclError", Params: "aclrtStream* stream", Deprecated: ""},
-	{Name: "aclrtCreateStreamV2", Lib: "acl", Header: "acl/acl_rt.h", Area: "stream", Return: "aclError", Params: "aclrtStream* stream, const aclrtStreamConfigHandle* handle", Deprecated: ""},
-	{Name: "aclrtCreateStreamWithConfig", Lib: "acl", Header: "acl/acl_rt.h", Area: "stream", Return: "aclError", Params: "aclrtStream* stream, uint32_t priority, uint32_t flag", Deprecated: ""},
-	{Name: "aclrtDestroyStream", Lib: "acl", Header: "acl/acl_rt.h", Area: "stream", Return: "aclError", Params: "aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtDestroyStreamForce", Lib: "acl", Header: "acl/acl_rt.h", Area: "stream", Return: "aclError", Params: "aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtSynchronizeStream", Lib: "acl", Header: "acl/acl_rt.h", Area: "stream", Return: "aclError", Params: "aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtSynchronizeStreamWithTimeout", Lib: "acl", Header: "acl/acl_rt.h", Area: "stream", Return: "aclError", Params: "aclrtStream stream, int32_t timeout", Deprecated: ""},
-	{Name: "aclrtStreamQuery", Lib: "acl", Header: "acl/acl_rt.h", Area: "stream", Return: "aclError", Params: "aclrtStream stream, aclrtStreamStatus* status", Deprecated: ""},
-	{Name: "aclrtStreamGetPriority", Lib: "acl", Header: "acl/acl_rt.h", Area: "stream", Return: "aclError", Params: "aclrtStream stream, uint32_t* priority", Deprecated: ""},
-	{Name: "aclrtStreamGetFlags", Lib: "acl", Header: "acl/acl_rt.h", Area: "stream", Return: "aclError", Params: "aclrtStream stream, uint32_t* flags", Deprecated: ""},
-	{Name: "aclrtStreamWaitEvent", Lib: "acl", Header: "acl/acl_rt.h", Area: "event", Return: "aclError", Params: "aclrtStream stream, aclrtEvent event", Deprecated: ""},
-	{Name: "aclrtStreamWaitEventWithFlag", Lib: "acl", Header: "acl/acl_rt.h", Area: "event", Return: "aclError", Params: "aclrtStream stream, aclrtEvent event, uint32_t timeout, uint32_t flag", Deprecated: ""},
-	{Name: "aclrtStreamWaitEventWithTimeout", Lib: "acl", Header: "acl/acl_rt.h", Area: "event", Return: "aclError", Params: "aclrtStream stream, aclrtEvent event, int32_t timeout", Deprecated: ""},
-	{Name: "aclrtSetGroup", Lib: "acl", Header: "acl/acl_rt.h", Area: "group", Return: "aclError", Params: "int32_t groupId", Deprecated: ""},
-	{Name: "aclrtGetGroupCount", Lib: "acl", Header: "acl/acl_rt.h", Area: "group", Return: "aclError", Params: "uint32_t* count", Deprecated: ""},
-	{Name: "aclrtCreateGroupInfo", Lib: "acl", Header: "acl/acl_rt.h", Area: "group", Return: "aclrtGroupInfo*", Params: "(empty)", Deprecated: ""},
-	{Name: "aclrtDestroyGroupInfo", Lib: "acl", Header: "acl/acl_rt.h", Area: "group", Return: "aclError", Params: "aclrtGroupInfo* groupInfo", Deprecated: ""},
-	{Name: "aclrtGetAllGroupInfo", Lib: "acl", Header: "acl/acl_rt.h", Area: "group", Return: "aclError", Params: "aclrtGroupInfo* groupInfo", Deprecated: ""},
-	{Name: "aclrtGetGroupInfoDetail", Lib: "acl", Header: "acl/acl_rt.h", Area: "group", Return: "aclError", Params: "const aclrtGroupInfo* groupInfo, int32_t groupIndex, aclrtGroupAttr attr, void* attrValue, size_t valueLen, size_t* paramRetSize", Deprecated: ""},
-	{Name: "aclrtDeviceCanAccessPeer", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "int32_t* canAccessPeer, int32_t deviceId, int32_t peerDeviceId", Deprecated: ""},
-	{Name: "aclrtDeviceEnablePeerAccess", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "int32_t peerDeviceId, uint32_t flags", Deprecated: ""},
-	{Name: "aclrtDeviceDisablePeerAccess", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "int32_t peerDeviceId", Deprecated: ""},
-	{Name: "aclrtGetMemInfo", Lib: "acl", Header: "acl/acl_rt.h", Area: "memory", Return: "aclError", Params: "aclrtMemAttr attr, size_t* free, size_t* total", Deprecated: ""},
-	{Name: "aclrtGetMemUsageInfo", Lib: "acl", Header: "acl/acl_rt.h", Area: "memory", Return: "aclError", Params: "int32_t deviceId, aclrtMemUsageInfo* memUsageInfo, size_t inputNum, size_t* outputNum", Deprecated: ""},
-	{Name: "aclrtSetOpWaitTimeout", Lib: "acl", Header: "acl/acl_rt.h", Area: "timeout", Return: "aclError", Params: "uint32_t timeout", Deprecated: ""},
-	{Name: "aclrtSetOpExecuteTimeOut", Lib: "acl", Header: "acl/acl_rt.h", Area: "timeout", Return: "aclError", Params: "uint32_t timeout", Deprecated: ""},
-	{Name: "aclrtSetOpExecuteTimeOutWithMs", Lib: "acl", Header: "acl/acl_rt.h", Area: "timeout", Return: "aclError", Params: "uint32_t timeout", Deprecated: ""},
-	{Name: "aclrtSetOpExecuteTimeOutV2", Lib: "acl", Header: "acl/acl_rt.h", Area: "timeout", Return: "aclError", Params: "uint64_t timeout, uint64_t* actualTimeout", Deprecated: ""},
-	{Name: "aclrtGetOpTimeOutInterval", Lib: "acl", Header: "acl/acl_rt.h", Area: "timeout", Return: "aclError", Params: "uint64_t* interval", Deprecated: ""},
-	{Name: "aclrtSetStreamOverflowSwitch", Lib: "acl", Header: "acl/acl_rt.h", Area: "overflow", Return: "aclError", Params: "aclrtStream stream, uint32_t flag", Deprecated: ""},
-	{Name: "aclrtGetStreamOverflowSwitch", Lib: "acl", Header: "acl/acl_rt.h", Area: "overflow", Return: "aclError", Params: "aclrtStream stream, uint32_t* flag", Deprecated: ""},
-	{Name: "aclrtSetDeviceSatMode", Lib: "acl", Header: "acl/acl_rt.h", Area: "overflow", Return: "aclError", Params: "aclrtFloatOverflowMode mode", Deprecated: ""},
-	{Name: "aclrtGetDeviceSatMode", Lib: "acl", Header: "acl/acl_rt.h", Area: "overflow", Return: "aclError", Params: "aclrtFloatOverflowMode* mode", Deprecated: ""},
-	{Name: "aclrtGetOverflowStatus", Lib: "acl", Header: "acl/acl_rt.h", Area: "overflow", Return: "aclError", Params: "void* outputAddr, size_t outputSize, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtResetOverflowStatus", Lib: "acl", Header: "acl/acl_rt.h", Area: "overflow", Return: "aclError", Params: "aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtSubscribeHostFunc", Lib: "acl", Header: "acl/acl_rt.h", Area: "callback", Return: "aclError", Params: "uint64_t hostFuncThreadId, aclrtStream exeStream", Deprecated: ""},
-	{Name: "aclrtProcessHostFunc", Lib: "acl", Header: "acl/acl_rt.h", Area: "callback", Return: "aclError", Params: "int32_t timeout", Deprecated: ""},
-	{Name: "aclrtUnSubscribeHostFunc", Lib: "acl", Header: "acl/acl_rt.h", Area: "callback", Return: "aclError", Params: "uint64_t hostFuncThreadId, aclrtStream exeStream", Deprecated: ""},
-	{Name: "aclrtQueryDeviceStatus", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "int32_t deviceId, aclrtDeviceStatus* deviceStatus", Deprecated: ""},
-	{Name: "aclrtCreateBinary", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclrtBinary", Params: "const void* data, size_t dataLen", Deprecated: ""},
-	{Name: "aclrtDestroyBinary", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "aclrtBinary binary", Deprecated: ""},
-	{Name: "aclrtBinaryLoad", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "const aclrtBinary binary, aclrtBinHandle* binHandle", Deprecated: ""},
-	{Name: "aclrtBinaryUnLoad", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "aclrtBinHandle binHandle", Deprecated: ""},
-	{Name: "aclrtBinaryGetFunction", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "const aclrtBinHandle binHandle, const char* kernelName, aclrtFuncHandle* funcHandle", Deprecated: ""},
-	{Name: "aclrtLaunchKernel", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtMemExportToShareableHandle", Lib: "acl", Header: "acl/acl_rt.h", Area: "vmm-ipc", Return: "aclError", Params: "aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle", Deprecated: ""},
-	{Name: "aclrtMemExportToShareableHandleV2", Lib: "acl", Header: "acl/acl_rt.h", Area: "vmm-ipc", Return: "aclError", Params: "aclrtDrvMemHandle handle, uint64_t flags, aclrtMemSharedHandleType shareType, void* shareableHandle", Deprecated: ""},
-	{Name: "aclrtMemImportFromShareableHandle", Lib: "acl", Header: "acl/acl_rt.h", Area: "vmm-ipc", Return: "aclError", Params: "uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle* handle", Deprecated: ""},
-	{Name: "aclrtMemImportFromShareableHandleV2", Lib: "acl", Header: "acl/acl_rt.h", Area: "vmm-ipc", Return: "aclError", Params: "void* shareableHandle, aclrtMemSharedHandleType shareType, uint64_t flags, aclrtDrvMemHandle* handle", Deprecated: ""},
-	{Name: "aclrtMemSetPidToShareableHandle", Lib: "acl", Header: "acl/acl_rt.h", Area: "vmm-ipc", Return: "aclError", Params: "uint64_t shareableHandle, int32_t* pid, size_t pidNum", Deprecated: ""},
-	{Name: "aclrtMemSetPidToShareableHandleV2", Lib: "acl", Header: "acl/acl_rt.h", Area: "vmm-ipc", Return: "aclError", Params: "void* shareableHandle, aclrtMemSharedHandleType shareType, int32_t* pid, size_t pidNum", Deprecated: ""},
-	{Name: "aclrtMemGetAllocationGranularity", Lib: "acl", Header: "acl/acl_rt.h", Area: "vmm", Return: "aclError", Params: "aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option, size_t* granularity", Deprecated: ""},
-	{Name: "aclrtDeviceGetBareTgid", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "int32_t* pid", Deprecated: ""},
-	{Name: "aclrtCmoAsync", Lib: "acl", Header: "acl/acl_rt.h", Area: "cmo", Return: "aclError", Params: "void* src, size_t size, aclrtCmoType cmoType, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtGetMemUceInfo", Lib: "acl", Header: "acl/acl_rt.h", Area: "exception", Return: "aclError", Params: "int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize, size_t* retSize", Deprecated: ""},
-	{Name: "aclrtDeviceTaskAbort", Lib: "acl", Header: "acl/acl_rt.h", Area: "exception", Return: "aclError", Params: "int32_t deviceId, uint32_t timeout", Deprecated: ""},
-	{Name: "aclrtMemUceRepair", Lib: "acl", Header: "acl/acl_rt.h", Area: "exception", Return: "aclError", Params: "int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize", Deprecated: ""},
-	{Name: "aclrtStreamAbort", Lib: "acl", Header: "acl/acl_rt.h", Area: "stream", Return: "aclError", Params: "aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtBinaryLoadFromFile", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "const char* binPath, aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle", Deprecated: ""},
-	{Name: "aclrtBinaryGetDevAddress", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "const aclrtBinHandle binHandle, void** binAddr, size_t* binSize", Deprecated: ""},
-	{Name: "aclrtBinaryGetFunctionByEntry", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "aclrtBinHandle binHandle, uint64_t funcEntry, aclrtFuncHandle* funcHandle", Deprecated: ""},
-	{Name: "aclrtBinaryGetGlobal", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "aclrtBinHandle binHandle, const char* name, void** dptr, size_t* size", Deprecated: ""},
-	{Name: "aclrtGetFuncBySymbol", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "const void* symbol, aclrtFuncHandle* funcHandle", Deprecated: ""},
-	{Name: "aclrtGetFunctionAddr", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "aclrtFuncHandle funcHandle, void** aicAddr, void** aivAddr", Deprecated: ""},
-	{Name: "aclrtGetFunctionSize", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "aclrtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize", Deprecated: ""},
-	{Name: "aclrtGetMemcpyDescSize", Lib: "acl", Header: "acl/acl_rt.h", Area: "memcpy", Return: "aclError", Params: "aclrtMemcpyKind kind, size_t* descSize", Deprecated: ""},
-	{Name: "aclrtSetMemcpyDesc", Lib: "acl", Header: "acl/acl_rt.h", Area: "memcpy", Return: "aclError", Params: "void* desc, aclrtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, void* config", Deprecated: ""},
-	{Name: "aclrtMemcpyAsyncWithOffset", Lib: "acl", Header: "acl/acl_rt.h", Area: "memcpy", Return: "aclError", Params: "void** dst, size_t destMax, size_t dstDataOffset, const void** src, size_t count, size_t srcDataOffset, aclrtMemcpyKind kind, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtMemcpyAsyncWithDesc", Lib: "acl", Header: "acl/acl_rt.h", Area: "memcpy", Return: "aclError", Params: "void* desc, aclrtMemcpyKind kind, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtKernelArgsGetHandleMemSize", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "aclrtFuncHandle funcHandle, size_t* memSize", Deprecated: ""},
-	{Name: "aclrtKernelArgsGetMemSize", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "aclrtFuncHandle funcHandle, size_t userArgsSize, size_t* actualArgsSize", Deprecated: ""},
-	{Name: "aclrtKernelArgsInit", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "aclrtFuncHandle funcHandle, aclrtArgsHandle* argsHandle", Deprecated: ""},
-	{Name: "aclrtKernelArgsInitByUserMem", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "aclrtFuncHandle funcHandle, aclrtArgsHandle argsHandle, void* userHostMem, size_t actualArgsSize", Deprecated: ""},
-	{Name: "aclrtKernelArgsAppend", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "aclrtArgsHandle argsHandle, void* param, size_t paramSize, aclrtParamHandle* paramHandle", Deprecated: ""},
-	{Name: "aclrtKernelArgsAppendPlaceHolder", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "aclrtArgsHandle argsHandle, aclrtParamHandle* paramHandle", Deprecated: ""},
-	{Name: "aclrtKernelArgsGetPlaceHolderBuffer", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, size_t dataSize, void** bufferAddr", Deprecated: ""},
-	{Name: "aclrtKernelArgsParaUpdate", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, void* param, size_t paramSize", Deprecated: ""},
-	{Name: "aclrtLaunchKernelWithConfig", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, void* reserve", Deprecated: ""},
-	{Name: "aclmdlRITaskGetParams", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclmdlRITask task, aclmdlRITaskParams* params", Deprecated: ""},
-	{Name: "aclmdlRITaskSetParams", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclmdlRITask task, aclmdlRITaskParams* params", Deprecated: ""},
-	{Name: "aclmdlRIKernelTaskGetAttribute", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclmdlRITask task, aclrtLaunchKernelAttrId attrId, aclrtLaunchKernelAttrValue* attrValue", Deprecated: ""},
-	{Name: "aclmdlRIUpdate", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclmdlRI modelRI", Deprecated: ""},
-	{Name: "aclmdlRITaskDisable", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclmdlRITask task", Deprecated: ""},
-	{Name: "aclrtKernelArgsFinalize", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "aclrtArgsHandle argsHandle", Deprecated: ""},
-	{Name: "aclrtValueWrite", Lib: "acl", Header: "acl/acl_rt.h", Area: "stream-mem-op", Return: "aclError", Params: "void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtValueWait", Lib: "acl", Header: "acl/acl_rt.h", Area: "stream-mem-op", Return: "aclError", Params: "void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtGetStreamAvailableNum", Lib: "acl", Header: "acl/acl_rt.h", Area: "stream", Return: "aclError", Params: "uint32_t* streamCount", Deprecated: ""},
-	{Name: "aclrtSetStreamAttribute", Lib: "acl", Header: "acl/acl_rt.h", Area: "stream", Return: "aclError", Params: "aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value", Deprecated: ""},
-	{Name: "aclrtGetStreamAttribute", Lib: "acl", Header: "acl/acl_rt.h", Area: "stream", Return: "aclError", Params: "aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value", Deprecated: ""},
-	{Name: "aclrtCreateNotify", Lib: "acl", Header: "acl/acl_rt.h", Area: "notify", Return: "aclError", Params: "aclrtNotify* notify, uint64_t flag", Deprecated: ""},
-	{Name: "aclrtDestroyNotify", Lib: "acl", Header: "acl/acl_rt.h", Area: "notify", Return: "aclError", Params: "aclrtNotify notify", Deprecated: ""},
-	{Name: "aclrtCntNotifyCreate", Lib: "acl", Header: "acl/acl_rt.h", Area: "cntnotify", Return: "aclError", Params: "aclrtCntNotify* cntNotify, uint64_t flag", Deprecated: ""},
-	{Name: "aclrtCntNotifyDestroy", Lib: "acl", Header: "acl/acl_rt.h", Area: "cntnotify", Return: "aclError", Params: "aclrtCntNotify cntNotify", Deprecated: ""},
-	{Name: "aclrtRecordNotify", Lib: "acl", Header: "acl/acl_rt.h", Area: "notify", Return: "aclError", Params: "aclrtNotify notify, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtWaitAndResetNotify", Lib: "acl", Header: "acl/acl_rt.h", Area: "notify", Return: "aclError", Params: "aclrtNotify notify, aclrtStream stream, uint32_t timeout", Deprecated: ""},
-	{Name: "aclrtGetNotifyId", Lib: "acl", Header: "acl/acl_rt.h", Area: "notify", Return: "aclError", Params: "aclrtNotify notify, uint32_t* notifyId", Deprecated: ""},
-	{Name: "aclrtGetEventId", Lib: "acl", Header: "acl/acl_rt.h", Area: "event", Return: "aclError", Params: "aclrtEvent event, uint32_t* eventId", Deprecated: ""},
-	{Name: "aclrtGetEventAvailNum", Lib: "acl", Header: "acl/acl_rt.h", Area: "event", Return: "aclError", Params: "uint32_t* eventCount", Deprecated: ""},
-	{Name: "aclrtGetDeviceInfo", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "uint32_t deviceId, aclrtDevAttr attr, int64_t* value", Deprecated: ""},
-	{Name: "aclrtDeviceGetStreamPriorityRange", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "int32_t* leastPriority, int32_t* greatestPriority", Deprecated: ""},
-	{Name: "aclrtGetDeviceCapability", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "int32_t deviceId, aclrtDevFeatureType devFeatureType, int32_t* value", Deprecated: ""},
-	{Name: "aclrtDeviceGetUuid", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "int32_t deviceId, aclrtUuid* uuid", Deprecated: ""},
-	{Name: "aclrtDeviceSetLimit", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "aclrtDeviceLimit limit, size_t value", Deprecated: ""},
-	{Name: "aclrtDeviceGetLimit", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "aclrtDeviceLimit limit, size_t* value", Deprecated: ""},
-	{Name: "aclrtDeviceGetPCIBusId", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "int32_t deviceId, char *pciBusId, int32_t len", Deprecated: ""},
-	{Name: "aclrtDeviceGetByPCIBusId", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "const char *pciBusId, int32_t *deviceId", Deprecated: ""},
-	{Name: "aclrtDeviceGetHostAtomicCapabilities", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "uint32_t* capabilities, const aclrtAtomicOperation* operations, const uint32_t count, int32_t deviceId", Deprecated: ""},
-	{Name: "aclrtDeviceGetP2PAtomicCapabilities", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "uint32_t* capabilities, const aclrtAtomicOperation* operations, const uint32_t count, int32_t srcDeviceId, int32_t dstDeviceId", Deprecated: ""},
-	{Name: "aclrtCtxGetCurrentDefaultStream", Lib: "acl", Header: "acl/acl_rt.h", Area: "context", Return: "aclError", Params: "aclrtStream* stream", Deprecated: ""},
-	{Name: "aclrtGetPrimaryCtxState", Lib: "acl", Header: "acl/acl_rt.h", Area: "context", Return: "aclError", Params: "int32_t deviceId, uint32_t* flags, int32_t* active", Deprecated: ""},
-	{Name: "aclrtReduceAsync", Lib: "acl", Header: "acl/acl_rt.h", Area: "exec", Return: "aclError", Params: "void* dst, const void* src, uint64_t count, aclrtReduceKind kind, aclDataType type, aclrtStream stream, void* reserve", Deprecated: ""},
-	{Name: "aclrtGetDeviceResLimit", Lib: "acl", Header: "acl/acl_rt.h", Area: "res-limit", Return: "aclError", Params: "int32_t deviceId, aclrtDevResLimitType type, uint32_t* value", Deprecated: ""},
-	{Name: "aclrtSetDeviceResLimit", Lib: "acl", Header: "acl/acl_rt.h", Area: "res-limit", Return: "aclError", Params: "int32_t deviceId, aclrtDevResLimitType type, uint32_t value", Deprecated: ""},
-	{Name: "aclrtResetDeviceResLimit", Lib: "acl", Header: "acl/acl_rt.h", Area: "res-limit", Return: "aclError", Params: "int32_t deviceId", Deprecated: ""},
-	{Name: "aclrtGetStreamResLimit", Lib: "acl", Header: "acl/acl_rt.h", Area: "res-limit", Return: "aclError", Params: "aclrtStream stream, aclrtDevResLimitType type, uint32_t* value", Deprecated: ""},
-	{Name: "aclrtSetStreamResLimit", Lib: "acl", Header: "acl/acl_rt.h", Area: "res-limit", Return: "aclError", Params: "aclrtStream stream, aclrtDevResLimitType type, uint32_t value", Deprecated: ""},
-	{Name: "aclrtResetStreamResLimit", Lib: "acl", Header: "acl/acl_rt.h", Area: "res-limit", Return: "aclError", Params: "aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtUseStreamResInCurrentThread", Lib: "acl", Header: "acl/acl_rt.h", Area: "res-limit", Return: "aclError", Params: "aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtUnuseStreamResInCurrentThread", Lib: "acl", Header: "acl/acl_rt.h", Area: "res-limit", Return: "aclError", Params: "aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtGetResInCurrentThread", Lib: "acl", Header: "acl/acl_rt.h", Area: "res-limit", Return: "aclError", Params: "aclrtDevResLimitType type, uint32_t* value", Deprecated: ""},
-	{Name: "aclrtCreateLabel", Lib: "acl", Header: "acl/acl_rt.h", Area: "label", Return: "aclError", Params: "aclrtLabel* label", Deprecated: ""},
-	{Name: "aclrtSetLabel", Lib: "acl", Header: "acl/acl_rt.h", Area: "label", Return: "aclError", Params: "aclrtLabel label, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtDestroyLabel", Lib: "acl", Header: "acl/acl_rt.h", Area: "label", Return: "aclError", Params: "aclrtLabel label", Deprecated: ""},
-	{Name: "aclrtCreateLabelList", Lib: "acl", Header: "acl/acl_rt.h", Area: "label", Return: "aclError", Params: "aclrtLabel* labels, size_t num, aclrtLabelList* labelList", Deprecated: ""},
-	{Name: "aclrtDestroyLabelList", Lib: "acl", Header: "acl/acl_rt.h", Area: "label", Return: "aclError", Params: "aclrtLabelList labelList", Deprecated: ""},
-	{Name: "aclrtSwitchLabelByIndex", Lib: "acl", Header: "acl/acl_rt.h", Area: "label", Return: "aclError", Params: "void* ptr, uint32_t maxValue, aclrtLabelList labelList, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtActiveStream", Lib: "acl", Header: "acl/acl_rt.h", Area: "stream", Return: "aclError", Params: "aclrtStream activeStream, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtSwitchStream", Lib: "acl", Header: "acl/acl_rt.h", Area: "stream", Return: "aclError", Params: "void* leftValue, aclrtCondition cond, void* rightValue, aclrtCompareDataType dataType, aclrtStream trueStream, aclrtStream falseStream, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtGetFunctionName", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "aclrtFuncHandle funcHandle, uint32_t maxLen, char* name", Deprecated: ""},
-	{Name: "aclrtGetBufFromChain", Lib: "acl", Header: "acl/acl_rt.h", Area: "mbuf", Return: "aclError", Params: "aclrtMbuf headBuf, uint32_t index, aclrtMbuf* buf", Deprecated: ""},
-	{Name: "aclrtGetBufChainNum", Lib: "acl", Header: "acl/acl_rt.h", Area: "mbuf", Return: "aclError", Params: "aclrtMbuf headBuf, uint32_t* num", Deprecated: ""},
-	{Name: "aclrtAppendBufChain", Lib: "acl", Header: "acl/acl_rt.h", Area: "mbuf", Return: "aclError", Params: "aclrtMbuf headBuf, aclrtMbuf buf", Deprecated: ""},
-	{Name: "aclrtCopyBufRef", Lib: "acl", Header: "acl/acl_rt.h", Area: "mbuf", Return: "aclError", Params: "const aclrtMbuf buf, aclrtMbuf* newBuf", Deprecated: ""},
-	{Name: "aclrtGetBufUserData", Lib: "acl", Header: "acl/acl_rt.h", Area: "mbuf", Return: "aclError", Params: "const aclrtMbuf buf, void* dataPtr, size_t size, size_t offset", Deprecated: ""},
-	{Name: "aclrtSetBufUserData", Lib: "acl", Header: "acl/acl_rt.h", Area: "mbuf", Return: "aclError", Params: "aclrtMbuf buf, const void* dataPtr, size_t size, size_t offset", Deprecated: ""},
-	{Name: "aclrtGetBufData", Lib: "acl", Header: "acl/acl_rt.h", Area: "mbuf", Return: "aclError", Params: "const aclrtMbuf buf, void** dataPtr, size_t* size", Deprecated: ""},
-	{Name: "aclrtGetBufDataLen", Lib: "acl", Header: "acl/acl_rt.h", Area: "mbuf", Return: "aclError", Params: "aclrtMbuf buf, size_t* len", Deprecated: ""},
-	{Name: "aclrtSetBufDataLen", Lib: "acl", Header: "acl/acl_rt.h", Area: "mbuf", Return: "aclError", Params: "aclrtMbuf buf, size_t len", Deprecated: ""},
-	{Name: "aclrtFreeBuf", Lib: "acl", Header: "acl/acl_rt.h", Area: "mbuf", Return: "aclError", Params: "aclrtMbuf buf", Deprecated: ""},
-	{Name: "aclrtAllocBuf", Lib: "acl", Header: "acl/acl_rt.h", Area: "mbuf", Return: "aclError", Params: "aclrtMbuf* buf, size_t size", Deprecated: ""},
-	{Name: "aclrtBinaryLoadFromData", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "const void* data, size_t length, const aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle", Deprecated: ""},
-	{Name: "aclrtRegisterCpuFunc", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "const aclrtBinHandle handle, const char* funcName, const char* kernelName, aclrtFuncHandle* funcHandle", Deprecated: ""},
-	{Name: "aclrtCmoAsyncWithBarrier", Lib: "acl", Header: "acl/acl_rt.h", Area: "cmo", Return: "aclError", Params: "void* src, size_t size, aclrtCmoType cmoType, uint32_t barrierId, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtCmoWaitBarrier", Lib: "acl", Header: "acl/acl_rt.h", Area: "cmo", Return: "aclError", Params: "aclrtBarrierTaskInfo* taskInfo, aclrtStream stream, uint32_t flag", Deprecated: ""},
-	{Name: "aclrtGetDevicesTopo", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "uint32_t deviceId, uint32_t otherDeviceId, uint64_t* value", Deprecated: ""},
-	{Name: "aclrtMemcpyBatch", Lib: "acl", Header: "acl/acl_rt.h", Area: "memcpy", Return: "aclError", Params: "void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex", Deprecated: ""},
-	{Name: "aclrtMemcpyBatchV2", Lib: "acl", Header: "acl/acl_rt.h", Area: "memcpy", Return: "aclError", Params: "void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs", Deprecated: ""},
-	{Name: "aclrtMemcpyBatchAsync", Lib: "acl", Header: "acl/acl_rt.h", Area: "memcpy", Return: "aclError", Params: "void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtMemcpyBatchAsyncV2", Lib: "acl", Header: "acl/acl_rt.h", Area: "memcpy", Return: "aclError", Params: "void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtIpcMemGetExportKey", Lib: "acl", Header: "acl/acl_rt.h", Area: "ipc", Return: "aclError", Params: "void* devPtr, size_t size, char* key, size_t len, uint64_t flags", Deprecated: ""},
-	{Name: "aclrtIpcMemClose", Lib: "acl", Header: "acl/acl_rt.h", Area: "ipc", Return: "aclError", Params: "const char* key", Deprecated: ""},
-	{Name: "aclrtIpcMemImportByKey", Lib: "acl", Header: "acl/acl_rt.h", Area: "ipc", Return: "aclError", Params: "void** devPtr, const char* key, uint64_t flags", Deprecated: ""},
-	{Name: "aclrtIpcMemSetImportPid", Lib: "acl", Header: "acl/acl_rt.h", Area: "ipc", Return: "aclError", Params: "const char* key, int32_t* pid, size_t num", Deprecated: ""},
-	{Name: "aclrtIpcMemSetAttr", Lib: "acl", Header: "acl/acl_rt.h", Area: "ipc", Return: "aclError", Params: "const char* key, aclrtIpcMemAttrType type, uint64_t attr", Deprecated: ""},
-	{Name: "aclrtIpcMemImportPidInterServer", Lib: "acl", Header: "acl/acl_rt.h", Area: "ipc", Return: "aclError", Params: "const char* key, aclrtServerPid* serverPids, size_t num", Deprecated: ""},
-	{Name: "aclrtNotifyBatchReset", Lib: "acl", Header: "acl/acl_rt.h", Area: "notify", Return: "aclError", Params: "aclrtNotify* notifies, size_t num", Deprecated: ""},
-	{Name: "aclrtNotifyGetExportKey", Lib: "acl", Header: "acl/acl_rt.h", Area: "ipc-notify", Return: "aclError", Params: "aclrtNotify notify, char* key, size_t len, uint64_t flags", Deprecated: ""},
-	{Name: "aclrtNotifyImportByKey", Lib: "acl", Header: "acl/acl_rt.h", Area: "ipc-notify", Return: "aclError", Params: "aclrtNotify* notify, const char* key, uint64_t flags", Deprecated: ""},
-	{Name: "aclrtNotifySetImportPid", Lib: "acl", Header: "acl/acl_rt.h", Area: "ipc-notify", Return: "aclError", Params: "aclrtNotify notify, int32_t* pid, size_t num", Deprecated: ""},
-	{Name: "aclrtNotifySetImportPidInterServer", Lib: "acl", Header: "acl/acl_rt.h", Area: "ipc-notify", Return: "aclError", Params: "aclrtNotify notify, aclrtServerPid* serverPids, size_t num", Deprecated: ""},
-	{Name: "aclmdlRICaptureBegin", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclrtStream stream, aclmdlRICaptureMode mode", Deprecated: ""},
-	{Name: "aclmdlRICaptureGetInfo", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclrtStream stream, aclmdlRICaptureStatus* status, aclmdlRI* modelRI", Deprecated: ""},
-	{Name: "aclmdlRICaptureEnd", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclrtStream stream, aclmdlRI* modelRI", Deprecated: ""},
-	{Name: "aclmdlRIDebugPrint", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclmdlRI modelRI", Deprecated: "aclmdlRIDebugPrint is deprecated, use aclmdlRIDebugJsonPrint instead"},
-	{Name: "aclmdlRIDebugJsonPrint", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclmdlRI modelRI, const char* path, uint32_t flags", Deprecated: ""},
-	{Name: "aclmdlRICaptureThreadExchangeMode", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclmdlRICaptureMode* mode", Deprecated: ""},
-	{Name: "aclmdlRIExecuteAsync", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclmdlRI modelRI, aclrtStream stream", Deprecated: ""},
-	{Name: "aclmdlRIExecute", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclmdlRI modelRI, int32_t timeout", Deprecated: ""},
-	{Name: "aclmdlRIDestroy", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclmdlRI modelRI", Deprecated: ""},
-	{Name: "aclmdlRICaptureTaskGrpBegin", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclrtStream stream", Deprecated: ""},
-	{Name: "aclmdlRICaptureTaskGrpEnd", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclrtStream stream, aclrtTaskGrp* handle", Deprecated: ""},
-	{Name: "aclmdlRICaptureTaskUpdateBegin", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclrtStream stream, aclrtTaskGrp handle", Deprecated: ""},
-	{Name: "aclmdlRICaptureTaskUpdateEnd", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclrtStream stream", Deprecated: ""},
-	{Name: "aclmdlRIBuildBegin", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclmdlRI* modelRI, uint32_t flag", Deprecated: ""},
-	{Name: "aclmdlRIBindStream", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclmdlRI modelRI, aclrtStream stream, uint32_t flag", Deprecated: ""},
-	{Name: "aclmdlRIEndTask", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclmdlRI modelRI, aclrtStream stream", Deprecated: ""},
-	{Name: "aclmdlRIBuildEnd", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclmdlRI modelRI, void* reserve", Deprecated: ""},
-	{Name: "aclmdlRIUnbindStream", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclmdlRI modelRI, aclrtStream stream", Deprecated: ""},
-	{Name: "aclmdlRISetName", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclmdlRI modelRI, const char* name", Deprecated: ""},
-	{Name: "aclmdlRIGetName", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclmdlRI modelRI, uint32_t maxLen, char* name", Deprecated: ""},
-	{Name: "aclmdlRIGetId", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclmdlRI modelRI, uint32_t* modelRIId", Deprecated: ""},
-	{Name: "aclmdlRIDestroyRegisterCallback", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclmdlRI modelRI, aclrtCallback func, void* userData", Deprecated: ""},
-	{Name: "aclmdlRIDestroyUnregisterCallback", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclmdlRI modelRI, aclrtCallback func", Deprecated: ""},
-	{Name: "aclmdlInitDump", Lib: "acl", Header: "acl/acl_rt.h", Area: "dump", Return: "aclError", Params: "(empty)", Deprecated: ""},
-	{Name: "aclmdlSetDump", Lib: "acl", Header: "acl/acl_rt.h", Area: "dump", Return: "aclError", Params: "const char* dumpCfgPath", Deprecated: ""},
-	{Name: "aclmdlFinalizeDump", Lib: "acl", Header: "acl/acl_rt.h", Area: "dump", Return: "aclError", Params: "(empty)", Deprecated: ""},
-	{Name: "aclmdlRIGetStreams", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclmdlRI modelRI, aclrtStream* streams, uint32_t* numStreams", Deprecated: ""},
-	{Name: "aclmdlRIGetTasksByStream", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclrtStream stream, aclmdlRITask* tasks, uint32_t* numTasks", Deprecated: ""},
-	{Name: "aclmdlRITaskGetType", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclmdlRITask task, aclmdlRITaskType* type", Deprecated: ""},
-	{Name: "aclmdlRITaskGetSeqId", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclmdlRITask task, uint32_t* id", Deprecated: ""},
-	{Name: "aclrtGetVersion", Lib: "acl", Header: "acl/acl_rt.h", Area: "version", Return: "aclError", Params: "int32_t* majorVersion, int32_t* minorVersion, int32_t* patchVersion", Deprecated: "aclrtGetVersion is deprecated, use aclSysGetVersion instead"},
-	{Name: "aclInitCallbackRegister", Lib: "acl", Header: "acl/acl_rt.h", Area: "init", Return: "aclError", Params: "aclRegisterCallbackType type, aclInitCallbackFunc cbFunc, void* userData", Deprecated: ""},
-	{Name: "aclInitCallbackUnRegister", Lib: "acl", Header: "acl/acl_rt.h", Area: "init", Return: "aclError", Params: "aclRegisterCallbackType type, aclInitCallbackFunc cbFunc", Deprecated: ""},
-	{Name: "aclFinalizeCallbackRegister", Lib: "acl", Header: "acl/acl_rt.h", Area: "init", Return: "aclError", Params: "aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc, void* userData", Deprecated: ""},
-	{Name: "aclFinalizeCallbackUnRegister", Lib: "acl", Header: "acl/acl_rt.h", Area: "init", Return: "aclError", Params: "aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc", Deprecated: ""},
-	{Name: "aclrtCheckMemType", Lib: "acl", Header: "acl/acl_rt.h", Area: "memory", Return: "aclError", Params: "void** addrList, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve", Deprecated: ""},
-	{Name: "aclrtGetLogicDevIdByUserDevId", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "const int32_t userDevid, int32_t* const logicDevId", Deprecated: ""},
-	{Name: "aclrtGetUserDevIdByLogicDevId", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "const int32_t logicDevId, int32_t* const userDevid", Deprecated: ""},
-	{Name: "aclrtGetLogicDevIdByPhyDevId", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "const int32_t phyDevId, int32_t* const logicDevId", Deprecated: ""},
-	{Name: "aclrtGetPhyDevIdByLogicDevId", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "const int32_t logicDevId, int32_t* const phyDevId", Deprecated: ""},
-	{Name: "aclrtGetUserDevIdByPhyDevId", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "const int32_t phyDevId, int32_t* const userDevId", Deprecated: ""},
-	{Name: "aclrtGetPhyDevIdByUserDevId", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "const int32_t userDevId, int32_t* const phyDevId", Deprecated: ""},
-	{Name: "aclrtProfTrace", Lib: "acl", Header: "acl/acl_rt.h", Area: "misc", Return: "aclError", Params: "void* userdata, int32_t length, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtLaunchKernelV2", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtLaunchKernelCfg* cfg, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtLaunchKernelWithHostArgs", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void* hostArgs, size_t argsSize, aclrtPlaceHolderInfo* placeHolderArray, size_t placeHolderNum", Deprecated: ""},
-	{Name: "aclrtLaunchKernelWithArgsArray", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "void* func, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void** args", Deprecated: ""},
-	{Name: "aclrtLaunchSIMTKernelWithArgsArray", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "void* func, dim3 gridDim, dim3 blockDim, size_t dynUbufSize, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void** args", Deprecated: ""},
-	{Name: "aclrtLaunchSIMTKernelWithHostArgs", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "void* func, dim3 gridDim, dim3 blockDim, size_t dynUbufSize, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void* hostArgs, size_t argsSize, aclrtPlaceHolderInfo* placeHolderArray, size_t placeHolderNum", Deprecated: ""},
-	{Name: "aclrtCtxGetFloatOverflowAddr", Lib: "acl", Header: "acl/acl_rt.h", Area: "overflow", Return: "aclError", Params: "void** overflowAddr", Deprecated: ""},
-	{Name: "aclrtGetFloatOverflowStatus", Lib: "acl", Header: "acl/acl_rt.h", Area: "overflow", Return: "aclError", Params: "void* outputAddr, uint64_t outputSize, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtResetFloatOverflowStatus", Lib: "acl", Header: "acl/acl_rt.h", Area: "overflow", Return: "aclError", Params: "aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtNpuGetFloatOverFlowStatus", Lib: "acl", Header: "acl/acl_rt.h", Area: "overflow", Return: "aclError", Params: "void* outputAddr, uint64_t outputSize, uint32_t checkMode, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtNpuClearFloatOverFlowStatus", Lib: "acl", Header: "acl/acl_rt.h", Area: "overflow", Return: "aclError", Params: "uint32_t checkMode, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtLaunchHostFunc", Lib: "acl", Header: "acl/acl_rt.h", Area: "callback", Return: "aclError", Params: "aclrtStream stream, aclrtHostFunc fn, void* args", Deprecated: ""},
-	{Name: "aclrtGetHardwareSyncAddr", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "void** addr", Deprecated: ""},
-	{Name: "aclrtRandomNumAsync", Lib: "acl", Header: "acl/acl_rt.h", Area: "exec", Return: "aclError", Params: "const aclrtRandomNumTaskInfo* taskInfo, const aclrtStream stream, void* reserve", Deprecated: ""},
-	{Name: "aclrtRegStreamStateCallback", Lib: "acl", Header: "acl/acl_rt.h", Area: "stream", Return: "aclError", Params: "const char* regName, aclrtStreamStateCallback callback, void* args", Deprecated: ""},
-	{Name: "aclrtRegDeviceStateCallback", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "const char* regName, aclrtDeviceStateCallback callback, void* args", Deprecated: ""},
-	{Name: "aclrtSetDeviceTaskAbortCallback", Lib: "acl", Header: "acl/acl_rt.h", Area: "exception", Return: "aclError", Params: "const char* regName, aclrtDeviceTaskAbortCallback callback, void* args", Deprecated: ""},
-	{Name: "aclrtGetOpExecuteTimeout", Lib: "acl", Header: "acl/acl_rt.h", Area: "timeout", Return: "aclError", Params: "uint32_t* const timeoutMs", Deprecated: ""},
-	{Name: "aclrtDevicePeerAccessStatus", Lib: "acl", Header: "acl/acl_rt.h", Area: "device", Return: "aclError", Params: "int32_t deviceId, int32_t peerDeviceId, int32_t* status", Deprecated: ""},
-	{Name: "aclrtStreamStop", Lib: "acl", Header: "acl/acl_rt.h", Area: "stream", Return: "aclError", Params: "aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtTaskUpdateAsync", Lib: "acl", Header: "acl/acl_rt.h", Area: "exec", Return: "aclError", Params: "aclrtStream taskStream, uint32_t taskId, aclrtTaskUpdateInfo* info, aclrtStream execStream", Deprecated: ""},
-	{Name: "aclrtCmoGetDescSize", Lib: "acl", Header: "acl/acl_rt.h", Area: "cmo", Return: "aclError", Params: "size_t* size", Deprecated: ""},
-	{Name: "aclrtCmoSetDesc", Lib: "acl", Header: "acl/acl_rt.h", Area: "cmo", Return: "aclError", Params: "void* cmoDesc, void* src, size_t size", Deprecated: ""},
-	{Name: "aclrtCmoAsyncWithDesc", Lib: "acl", Header: "acl/acl_rt.h", Area: "cmo", Return: "aclError", Params: "void* cmoDesc, aclrtCmoType cmoType, aclrtStream stream, const void* reserve", Deprecated: ""},
-	{Name: "aclrtCheckArchCompatibility", Lib: "acl", Header: "acl/acl_rt.h", Area: "misc", Return: "aclError", Params: "const char* socVersion, int32_t* canCompatible", Deprecated: ""},
-	{Name: "aclmdlRIAbort", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclmdlRI modelRI", Deprecated: ""},
-	{Name: "aclmdlRICondHandleCreate", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclmdlRI modelRI, uint32_t defaultLaunchValue, aclmdlRICondHandleFlag flag, aclmdlRICondHandle* handle", Deprecated: ""},
-	{Name: "aclmdlRICondHandleGetCondPtr", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclmdlRICondHandle handle, uint64_t** ptr", Deprecated: ""},
-	{Name: "aclmdlRIAddCondTask", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags", Deprecated: ""},
-	{Name: "aclmdlRICaptureToModelRIBegin", Lib: "acl", Header: "acl/acl_rt.h", Area: "capture", Return: "aclError", Params: "aclrtStream stream, aclmdlRI modelRI, aclmdlRICaptureMode mode", Deprecated: ""},
-	{Name: "aclrtCntNotifyRecord", Lib: "acl", Header: "acl/acl_rt.h", Area: "cntnotify", Return: "aclError", Params: "aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyRecordInfo* info", Deprecated: ""},
-	{Name: "aclrtCntNotifyWaitWithTimeout", Lib: "acl", Header: "acl/acl_rt.h", Area: "cntnotify", Return: "aclError", Params: "aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyWaitInfo* info", Deprecated: ""},
-	{Name: "aclrtCntNotifyReset", Lib: "acl", Header: "acl/acl_rt.h", Area: "cntnotify", Return: "aclError", Params: "aclrtCntNotify cntNotify, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtCntNotifyGetId", Lib: "acl", Header: "acl/acl_rt.h", Area: "cntnotify", Return: "aclError", Params: "aclrtCntNotify cntNotify, uint32_t* notifyId", Deprecated: ""},
-	{Name: "aclrtPersistentTaskClean", Lib: "acl", Header: "acl/acl_rt.h", Area: "stream", Return: "aclError", Params: "aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtGetErrorVerbose", Lib: "acl", Header: "acl/acl_rt.h", Area: "exception", Return: "aclError", Params: "int32_t deviceId, aclrtErrorInfo* errorInfo", Deprecated: ""},
-	{Name: "aclrtRepairError", Lib: "acl", Header: "acl/acl_rt.h", Area: "exception", Return: "aclError", Params: "int32_t deviceId, const aclrtErrorInfo* errorInfo", Deprecated: ""},
-	{Name: "aclrtMemSetAccess", Lib: "acl", Header: "acl/acl_rt.h", Area: "vmm", Return: "aclError", Params: "void* virPtr, size_t size, aclrtMemAccessDesc* desc, size_t count", Deprecated: ""},
-	{Name: "aclrtMemGetAccess", Lib: "acl", Header: "acl/acl_rt.h", Area: "vmm", Return: "aclError", Params: "void* virPtr, aclrtMemLocation* location, uint64_t* flag", Deprecated: ""},
-	{Name: "aclrtSnapShotProcessLock", Lib: "acl", Header: "acl/acl_rt.h", Area: "snapshot", Return: "aclError", Params: "int pid, void* reserve", Deprecated: ""},
-	{Name: "aclrtSnapShotProcessUnlock", Lib: "acl", Header: "acl/acl_rt.h", Area: "snapshot", Return: "aclError", Params: "int pid, void* reserve", Deprecated: ""},
-	{Name: "aclrtSnapShotProcessBackup", Lib: "acl", Header: "acl/acl_rt.h", Area: "snapshot", Return: "aclError", Params: "int pid, aclrtSnapShotBackupArgs* args", Deprecated: ""},
-	{Name: "aclrtSnapShotProcessRestore", Lib: "acl", Header: "acl/acl_rt.h", Area: "snapshot", Return: "aclError", Params: "int pid, aclrtSnapShotRestoreArgs* args", Deprecated: ""},
-	{Name: "aclrtSnapShotCallbackRegister", Lib: "acl", Header: "acl/acl_rt.h", Area: "snapshot", Return: "aclError", Params: "aclrtSnapShotStage stage, aclrtSnapShotCallBack callback, void* args", Deprecated: ""},
-	{Name: "aclrtSnapShotCallbackUnregister", Lib: "acl", Header: "acl/acl_rt.h", Area: "snapshot", Return: "aclError", Params: "aclrtSnapShotStage stage, aclrtSnapShotCallBack callback", Deprecated: ""},
-	{Name: "aclrtCacheLastTaskOpInfo", Lib: "acl", Header: "acl/acl_rt.h", Area: "misc", Return: "aclError", Params: "const void* const infoPtr, const size_t infoSize", Deprecated: ""},
-	{Name: "aclrtCacheLastTaskExtendInfo", Lib: "acl", Header: "acl/acl_rt.h", Area: "misc", Return: "aclError", Params: "const char* const extendInfoPtr, const size_t infoSize", Deprecated: ""},
-	{Name: "aclrtGetFunctionAttribute", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "aclrtFuncHandle funcHandle, aclrtFuncAttribute attrType, int64_t* attrValue", Deprecated: ""},
-	{Name: "aclrtFunctionGetBinary", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "const aclrtFuncHandle funcHandle, aclrtBinHandle* binHandle", Deprecated: ""},
-	{Name: "aclrtFunctionGetParamCount", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "const void* func, size_t* paramCount", Deprecated: ""},
-	{Name: "aclrtFunctionGetParamInfo", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize", Deprecated: ""},
-	{Name: "aclrtFunctionGetAvailDynUbufPerBlock", Lib: "acl", Header: "acl/acl_rt.h", Area: "kernel", Return: "aclError", Params: "void* func, uint32_t flags, size_t* dynamicUbufSize", Deprecated: ""},
-	{Name: "aclrtIpcGetEventHandle", Lib: "acl", Header: "acl/acl_rt.h", Area: "ipc-event", Return: "aclError", Params: "aclrtEvent event, aclrtIpcEventHandle* handle", Deprecated: ""},
-	{Name: "aclrtIpcOpenEventHandle", Lib: "acl", Header: "acl/acl_rt.h", Area: "ipc-event", Return: "aclError", Params: "aclrtIpcEventHandle handle, aclrtEvent* event", Deprecated: ""},
-	{Name: "aclrtMemRetainAllocationHandle", Lib: "acl", Header: "acl/acl_rt.h", Area: "vmm", Return: "aclError", Params: "void* virPtr, aclrtDrvMemHandle* handle", Deprecated: ""},
-	{Name: "aclrtMemGetAllocationPropertiesFromHandle", Lib: "acl", Header: "acl/acl_rt.h", Area: "vmm", Return: "aclError", Params: "aclrtDrvMemHandle handle, aclrtPhysicalMemProp* prop", Deprecated: ""},
-	{Name: "aclrtReserveMemAddressNoUCMemory", Lib: "acl", Header: "acl/acl_rt.h", Area: "vmm", Return: "aclError", Params: "void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags", Deprecated: ""},
-	{Name: "aclrtMemGetAddressRange", Lib: "acl", Header: "acl/acl_rt.h", Area: "vmm", Return: "aclError", Params: "void* ptr, void** pbase, size_t* psize", Deprecated: ""},
-	{Name: "aclrtMemP2PMap", Lib: "acl", Header: "acl/acl_rt.h", Area: "managed", Return: "aclError", Params: "void* devPtr, size_t size, int32_t dstDevId, uint64_t flags", Deprecated: ""},
-	{Name: "aclrtMemManagedPrefetchAsync", Lib: "acl", Header: "acl/acl_rt.h", Area: "managed", Return: "aclError", Params: "const void* ptr, size_t size, aclrtMemManagedLocation location, uint32_t flags, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtMemManagedPrefetchBatchAsync", Lib: "acl", Header: "acl/acl_rt.h", Area: "managed", Return: "aclError", Params: "const void** ptrs, size_t* sizes, size_t count, aclrtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtMemMapSelectedLink", Lib: "acl", Header: "acl/acl_rt.h", Area: "vmm", Return: "aclError", Params: "void* virPtrDst, size_t size, void* virPtrSrc, uint32_t linkIdx", Deprecated: ""},
-	{Name: "aclrtDeviceL2CacheFlush", Lib: "acl", Header: "acl/acl_rt.h", Area: "cmo", Return: "aclError", Params: "void* rsv", Deprecated: ""},
-	{Name: "aclrtMemMapSetLink", Lib: "acl", Header: "acl/acl_rt.h", Area: "vmm", Return: "aclError", Params: "aclrtDrvMemHandle handle, aclrtMemLinkType adviceLink", Deprecated: ""},
-	{Name: "aclrtAllocatorCreateDesc", Lib: "acl", Header: "acl/acl_rt_allocator.h", Area: "allocator", Return: "aclrtAllocatorDesc", Params: "(empty)", Deprecated: ""},
-	{Name: "aclrtAllocatorDestroyDesc", Lib: "acl", Header: "acl/acl_rt_allocator.h", Area: "allocator", Return: "aclError", Params: "aclrtAllocatorDesc allocatorDesc", Deprecated: ""},
-	{Name: "aclrtAllocatorSetObjToDesc", Lib: "acl", Header: "acl/acl_rt_allocator.h", Area: "allocator", Return: "aclError", Params: "aclrtAllocatorDesc allocatorDesc, aclrtAllocator allocator", Deprecated: ""},
-	{Name: "aclrtAllocatorSetAllocFuncToDesc", Lib: "acl", Header: "acl/acl_rt_allocator.h", Area: "allocator", Return: "aclError", Params: "aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocFunc func", Deprecated: ""},
-	{Name: "aclrtAllocatorSetFreeFuncToDesc", Lib: "acl", Header: "acl/acl_rt_allocator.h", Area: "allocator", Return: "aclError", Params: "aclrtAllocatorDesc allocatorDesc, aclrtAllocatorFreeFunc func", Deprecated: ""},
-	{Name: "aclrtAllocatorSetAllocAdviseFuncToDesc", Lib: "acl", Header: "acl/acl_rt_allocator.h", Area: "allocator", Return: "aclError", Params: "aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocAdviseFunc func", Deprecated: ""},
-	{Name: "aclrtAllocatorSetGetAddrFromBlockFuncToDesc", Lib: "acl", Header: "acl/acl_rt_allocator.h", Area: "allocator", Return: "aclError", Params: "aclrtAllocatorDesc allocatorDesc, aclrtAllocatorGetAddrFromBlockFunc func", Deprecated: ""},
-	{Name: "aclrtAllocatorRegister", Lib: "acl", Header: "acl/acl_rt_allocator.h", Area: "allocator", Return: "aclError", Params: "aclrtStream stream, aclrtAllocatorDesc allocatorDesc", Deprecated: ""},
-	{Name: "aclrtAllocatorGetByStream", Lib: "acl", Header: "acl/acl_rt_allocator.h", Area: "allocator", Return: "aclError", Params: "aclrtStream stream, aclrtAllocatorDesc* allocatorDesc, aclrtAllocator* allocator, aclrtAllocatorAllocFunc* allocFunc, aclrtAllocatorFreeFunc* freeFunc, aclrtAllocatorAllocAdviseFunc* allocAdviseFunc, aclrtAllocatorGetAddrFromBlockFunc* getAddrFromBlockFunc", Deprecated: ""},
-	{Name: "aclrtAllocatorUnregister", Lib: "acl", Header: "acl/acl_rt_allocator.h", Area: "allocator", Return: "aclError", Params: "aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtMemPoolCreate", Lib: "acl", Header: "acl/acl_rt_memory_soma.h", Area: "mempool", Return: "aclError", Params: "aclrtMemPool* memPool, const aclrtMemPoolProps* poolProps", Deprecated: ""},
-	{Name: "aclrtMemPoolDestroy", Lib: "acl", Header: "acl/acl_rt_memory_soma.h", Area: "mempool", Return: "aclError", Params: "const aclrtMemPool memPool", Deprecated: ""},
-	{Name: "aclrtMemPoolSetAttr", Lib: "acl", Header: "acl/acl_rt_memory_soma.h", Area: "mempool", Return: "aclError", Params: "aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value", Deprecated: ""},
-	{Name: "aclrtMemPoolGetAttr", Lib: "acl", Header: "acl/acl_rt_memory_soma.h", Area: "mempool", Return: "aclError", Params: "aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value", Deprecated: ""},
-	{Name: "aclrtMemPoolMallocAsync", Lib: "acl", Header: "acl/acl_rt_memory_soma.h", Area: "mempool", Return: "aclError", Params: "void** ptr, size_t size, aclrtMemPool memPool, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtMemPoolFreeAsync", Lib: "acl", Header: "acl/acl_rt_memory_soma.h", Area: "mempool", Return: "aclError", Params: "void* ptr, aclrtStream stream", Deprecated: ""},
-	{Name: "aclrtMemPoolTrimTo", Lib: "acl", Header: "acl/acl_rt_memory_soma.h", Area: "mempool", Return: "aclError", Params: "aclrtMemPool memPool, size_t minBytesToKeep", Deprecated: ""},
-	{Name: "aclprofInit", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "aclError", Params: "const char *profilerResultPath, size_t length", Deprecated: ""},
-	{Name: "aclprofFinalize", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "aclError", Params: "void", Deprecated: ""},
-	{Name: "aclprofSetConfig", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "aclError", Params: "aclprofConfigType configType, const char *config, size_t configLength", Deprecated: ""},
-	{Name: "aclprofCreateConfig", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "aclprofConfig *", Params: "uint32_t *deviceIdList, uint32_t deviceNums, aclprofAicoreMetrics aicoreMetrics, const aclprofAicoreEvents *aicoreEvents, uint64_t dataTypeConfig", Deprecated: ""},
-	{Name: "aclprofDestroyConfig", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "aclError", Params: "const aclprofConfig *profilerConfig", Deprecated: ""},
-	{Name: "aclprofStart", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "aclError", Params: "const aclprofConfig *profilerConfig", Deprecated: ""},
-	{Name: "aclprofStop", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "aclError", Params: "const aclprofConfig *profilerConfig", Deprecated: ""},
-	{Name: "aclprofCreateSubscribeConfig", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "aclprofSubscribeConfig *", Params: "int8_t timeInfoSwitch, aclprofAicoreMetrics aicoreMetrics, void *fd", Deprecated: ""},
-	{Name: "aclprofDestroySubscribeConfig", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "aclError", Params: "const aclprofSubscribeConfig *profSubscribeConfig", Deprecated: ""},
-	{Name: "aclprofModelSubscribe", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "aclError", Params: "uint32_t modelId, const aclprofSubscribeConfig *profSubscribeConfig", Deprecated: ""},
-	{Name: "aclprofModelUnSubscribe", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "aclError", Params: "uint32_t modelId", Deprecated: ""},
-	{Name: "aclprofGetOpDescSize", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "aclError", Params: "size_t *opDescSize", Deprecated: ""},
-	{Name: "aclprofGetOpNum", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "aclError", Params: "const void *opInfo, size_t opInfoLen, uint32_t *opNumber", Deprecated: ""},
-	{Name: "aclprofGetOpTypeLen", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "aclError", Params: "const void *opInfo, size_t opInfoLen, uint32_t index, size_t *opTypeLen", Deprecated: ""},
-	{Name: "aclprofGetOpType", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "aclError", Params: "const void *opInfo, size_t opInfoLen, uint32_t index, char *opType, size_t opTypeLen", Deprecated: ""},
-	{Name: "aclprofGetOpNameLen", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "aclError", Params: "const void *opInfo, size_t opInfoLen, uint32_t index, size_t *opNameLen", Deprecated: ""},
-	{Name: "aclprofGetOpName", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "aclError", Params: "const void *opInfo, size_t opInfoLen, uint32_t index, char *opName, size_t opNameLen", Deprecated: ""},
-	{Name: "aclprofGetOpStart", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "uint64_t", Params: "const void *opInfo, size_t opInfoLen, uint32_t index", Deprecated: ""},
-	{Name: "aclprofGetOpEnd", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "uint64_t", Params: "const void *opInfo, size_t opInfoLen, uint32_t index", Deprecated: ""},
-	{Name: "aclprofGetOpDuration", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "uint64_t", Params: "const void *opInfo, size_t opInfoLen, uint32_t index", Deprecated: ""},
-	{Name: "aclprofGetModelId", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "size_t", Params: "const void *opInfo, size_t opInfoLen, uint32_t index", Deprecated: ""},
-	{Name: "aclprofGetOpFlag", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "aclprofSubscribeOpFlag", Params: "const void *opInfo, size_t opInfoLen, uint32_t index", Deprecated: ""},
-	{Name: "aclprofGetOpAttriValue", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "const char *", Params: "const void *opInfo, size_t opInfoLen, uint32_t index, aclprofSubscribeOpAttri attri", Deprecated: ""},
-	{Name: "aclprofCreateStepInfo", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "aclprofStepInfo *", Params: "void", Deprecated: ""},
-	{Name: "aclprofDestroyStepInfo", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "void", Params: "aclprofStepInfo *stepinfo", Deprecated: ""},
-	{Name: "aclprofGetStepTimestamp", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "aclError", Params: "aclprofStepInfo *stepInfo, aclprofStepTag tag, aclrtStream stream", Deprecated: ""},
-	{Name: "aclprofCreateStamp", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "void *", Params: "void", Deprecated: ""},
-	{Name: "aclprofDestroyStamp", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "void", Params: "void *stamp", Deprecated: ""},
-	{Name: "aclprofSetStampTraceMessage", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "aclError", Params: "void *stamp, const char *msg, uint32_t msgLen", Deprecated: ""},
-	{Name: "aclprofMark", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "aclError", Params: "void *stamp", Deprecated: ""},
-	{Name: "aclprofMarkEx", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "aclError", Params: "const char *msg, size_t msgLen, aclrtStream stream", Deprecated: ""},
-	{Name: "aclprofPush", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "aclError", Params: "void *stamp", Deprecated: ""},
-	{Name: "aclprofPop", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "aclError", Params: "void", Deprecated: ""},
-	{Name: "aclprofRangeStart", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "aclError", Params: "void *stamp, uint32_t *rangeId", Deprecated: ""},
-	{Name: "aclprofRangeStop", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "aclError", Params: "uint32_t rangeId", Deprecated: ""},
-	{Name: "aclprofStr2Id", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "uint64_t", Params: "const char *message", Deprecated: ""},
-	{Name: "aclprofRangePushEx", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "aclError", Params: "aclprofEventAttributes *attr", Deprecated: ""},
-	{Name: "aclprofRangePop", Lib: "acl", Header: "acl/acl_prof.h", Area: "prof", Return: "aclError", Params: "void", Deprecated: ""},
-	{Name: "mstxMarkA", Lib: "acl", Header: "mstx/ms_tools_ext.h", Area: "mstx", Return: "void", Params: "const char *message, aclrtStream stream", Deprecated: ""},
-	{Name: "mstxRangeStartA", Lib: "acl", Header: "mstx/ms_tools_ext.h", Area: "mstx", Return: "mstxRangeId", Params: "const char *message, aclrtStream stream", Deprecated: ""},
-	{Name: "mstxRangeEnd", Lib: "acl", Header: "mstx/ms_tools_ext.h", Area: "mstx", Return: "void", Params: "mstxRangeId id", Deprecated: ""},
-	{Name: "mstxDomainCreateA", Lib: "acl", Header: "mstx/ms_tools_ext.h", Area: "mstx", Return: "mstxDomainHandle_t", Params: "const char *name", Deprecated: ""},
-	{Name: "mstxDomainDestroy", Lib: "acl", Header: "mstx/ms_tools_ext.h", Area: "mstx", Return: "void", Params: "mstxDomainHandle_t domain", Deprecated: ""},
-	{Name: "mstxDomainMarkA", Lib: "acl", Header: "mstx/ms_tools_ext.h", Area: "mstx", Return: "void", Params: "mstxDomainHandle_t domain, const char *message, aclrtStream stream", Deprecated: ""},
-	{Name: "mstxDomainRangeStartA", Lib: "acl", Header: "mstx/ms_tools_ext.h", Area: "mstx", Return: "mstxRangeId", Params: "mstxDomainHandle_t domain, const char *message, aclrtStream stream", Deprecated: ""},
-	{Name: "mstxDomainRangeEnd", Lib: "acl", Header: "mstx/ms_tools_ext.h", Area: "mstx", Return: "void", Params: "mstxDomainHandle_t domain, mstxRangeId id", Deprecated: ""},
-	{Name: "mstxGetToolId", Lib: "acl", Header: "mstx/ms_tools_ext.h", Area: "mstx", Return: "void", Params: "uint64_t *id", Deprecated: ""},
-	{Name: "mstxMemHeapRegister", Lib: "acl", Header: "mstx/ms_tools_ext_mem.h", Area: "mstx", Return: "mstxMemHeapHandle_t", Params: "mstxDomainHandle_t domain, const mstxMemHeapDesc_t *desc", Deprecated: ""},
-	{Name: "mstxMemHeapUnregister", Lib: "acl", Header: "mstx/ms_tools_ext_mem.h", Area: "mstx", Return: "void", Params: "mstxDomainHandle_t domain, mstxMemHeapHandle_t heap", Deprecated: ""},
-	{Name: "mstxMemRegionsRegister", Lib: "acl", Header: "mstx/ms_tools_ext_mem.h", Area: "mstx", Return: "void", Params: "mstxDomainHandle_t domain, const mstxMemRegionsRegisterBatch_t *desc", Deprecated: ""},
-	{Name: "mstxMemRegionsUnregister", Lib: "acl", Header: "mstx/ms_tools_ext_mem.h", Area: "mstx", Return: "void", Params: "mstxDomainHandle_t domain, const mstxMemRegionsUnregisterBatch_t *desc", Deprecated: ""},
-	{Name: "mstxMemPermissionsAssign", Lib: "acl", Header: "mstx/ms_tools_ext_mem.h", Area: "mstx", Return: "void", Params: "mstxDomainHandle_t domain, const mstxMemPermissionsAssignBatch_t *desc", Deprecated: ""},
-	{Name: "halMemAlloc", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "void **pp, unsigned long long size, unsigned long long flag", Deprecated: ""},
-	{Name: "halMemFree", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "void *pp", Deprecated: ""},
-	{Name: "halMemAdvise", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "DVdeviceptr ptr, size_t count, unsigned int type, DVdevice device", Deprecated: ""},
-	{Name: "drvMemPrefetchToDevice", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "DVresult", Params: "DVdeviceptr dev_ptr, size_t len, DVdevice device", Deprecated: ""},
-	{Name: "halMemGetInfo", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "DVresult", Params: "DVdevice device, unsigned int type, struct MemInfo *info", Deprecated: ""},
-	{Name: "halMemGetInfoEx", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "DVresult", Params: "DVdevice device, unsigned int type, struct MemInfo *info", Deprecated: ""},
-	{Name: "halMemCtl", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "int type, void *param_value, size_t param_value_size, void *out_value, size_t *out_size_ret", Deprecated: ""},
-	{Name: "drvMemcpy", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "DVresult", Params: "DVdeviceptr dst, size_t dest_max, DVdeviceptr src, size_t byte_count", Deprecated: ""},
-	{Name: "halMemcpy", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "void *dst, size_t dst_size, void *src, size_t count, struct memcpy_info *info", Deprecated: ""},
-	{Name: "halMemcpy2D", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "struct MEMCPY2D *p_copy", Deprecated: ""},
-	{Name: "halSdmaCopy", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "DVdeviceptr dst, size_t dst_size, DVdeviceptr src, size_t len", Deprecated: ""},
-	{Name: "drvMemsetD8", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "DVresult", Params: "DVdeviceptr dst, size_t destMax, UINT8 value, size_t num", Deprecated: ""},
-	{Name: "drvMemGetAttribute", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "DVresult", Params: "DVdeviceptr vptr, struct DVattribute *attr", Deprecated: ""},
-	{Name: "halMemGetAddressRange", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "DVdeviceptr ptr, DVdeviceptr *pbase, size_t *psize", Deprecated: ""},
-	{Name: "halMemAddressReserve", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "void **ptr, size_t size, size_t alignment, void *addr, uint64_t flag", Deprecated: ""},
-	{Name: "halMemAddressFree", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "void *ptr", Deprecated: ""},
-	{Name: "halMemCreate", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "drv_mem_handle_t **handle, size_t size, const struct drv_mem_prop *prop, uint64_t flag", Deprecated: ""},
-	{Name: "halMemRelease", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "drv_mem_handle_t *handle", Deprecated: ""},
-	{Name: "halMemRetainAllocationHandle", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "drv_mem_handle_t **handle, void *ptr", Deprecated: ""},
-	{Name: "halMemMap", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "void *ptr, size_t size, size_t offset, drv_mem_handle_t *handle, uint64_t flag", Deprecated: ""},
-	{Name: "halMemUnmap", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "void *ptr", Deprecated: ""},
-	{Name: "halMemSetAccess", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "void *ptr, size_t size, struct drv_mem_access_desc *desc, size_t count", Deprecated: ""},
-	{Name: "halMemGetAccess", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "void *ptr, struct drv_mem_location *location, uint64_t *flags", Deprecated: ""},
-	{Name: "halMemGetAllocationGranularity", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "const struct drv_mem_prop *prop, drv_mem_granularity_options option, size_t *granularity", Deprecated: ""},
-	{Name: "halMemGetAllocationPropertiesFromHandle", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "struct drv_mem_prop *prop, drv_mem_handle_t *handle", Deprecated: ""},
-	{Name: "halMemExportToShareableHandle", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "drv_mem_handle_t *handle, drv_mem_handle_type handle_type, uint64_t flags, uint64_t *shareable_handle", Deprecated: ""},
-	{Name: "halMemExportToShareableHandleV2", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "drv_mem_handle_t *handle, drv_mem_handle_type handle_type, uint64_t flags, struct MemShareHandle *share_handle", Deprecated: ""},
-	{Name: "halMemImportFromShareableHandle", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "uint64_t shareable_handle, uint32_t devid, drv_mem_handle_t **handle", Deprecated: ""},
-	{Name: "halMemImportFromShareableHandleV2", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "drv_mem_handle_type handle_type, struct MemShareHandle *share_handle, uint32_t devid, drv_mem_handle_t **handle", Deprecated: ""},
-	{Name: "halMemSetPidToShareableHandle", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "uint64_t shareable_handle, int pid[], uint32_t pid_num", Deprecated: ""},
-	{Name: "halShmemCreateHandle", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "DVresult", Params: "DVdeviceptr vptr, size_t byte_count, char *name, uint32_t name_len", Deprecated: ""},
-	{Name: "halShmemDestroyHandle", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "DVresult", Params: "const char *name", Deprecated: ""},
-	{Name: "halShmemSetPidHandle", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "DVresult", Params: "const char *name, int pid[], int num", Deprecated: ""},
-	{Name: "halShmemOpenHandle", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "DVresult", Params: "const char *name, DVdeviceptr *vptr", Deprecated: ""},
-	{Name: "halShmemOpenHandleByDevId", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "DVresult", Params: "DVdevice dev_id, const char *name, DVdeviceptr *vptr", Deprecated: ""},
-	{Name: "halShmemCloseHandle", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "DVresult", Params: "DVdeviceptr vptr", Deprecated: ""},
-	{Name: "halShmemSetAttribute", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "DVresult", Params: "const char *name, uint32_t type, uint64_t attr", Deprecated: ""},
-	{Name: "halShmemGetAttribute", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "DVresult", Params: "const char *name, enum ShmemAttrType type, uint64_t *attr", Deprecated: ""},
-	{Name: "halMemAgentOpen", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "uint32_t devid, uint32_t flag", Deprecated: ""},
-	{Name: "halMemAgentClose", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "uint32_t devid, uint32_t flag", Deprecated: ""},
-	{Name: "halHostRegister", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "void *src_ptr, UINT64 size, UINT32 flag, UINT32 devid, void **dst_ptr", Deprecated: ""},
-	{Name: "halHostUnregister", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "void *src_ptr, UINT32 devid", Deprecated: ""},
-	{Name: "halHostUnregisterEx", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "void *src_ptr, UINT32 devid, UINT32 flag", Deprecated: ""},
-	{Name: "halMemHostGetDevPointer", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "void *src_ptr, uint32_t devid, void **dst_ptr", Deprecated: ""},
-	{Name: "halHostRegisterCapabilities", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "uint32_t devid, uint32_t acc_module_type, uint32_t *mem_map_cap", Deprecated: ""},
-	{Name: "halMemManagedAdvise", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "DVdeviceptr ptr, size_t size, uint32_t advise, struct drv_uvm_location location", Deprecated: ""},
-	{Name: "halMemManagedPrefetch", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "DVresult", Params: "DVdeviceptr ptr, size_t size, struct drv_uvm_location location, unsigned int flags", Deprecated: ""},
-	{Name: "halMemManagedPrefetchBatch", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "DVresult", Params: "DVdeviceptr *ptrs, size_t *sizes, size_t count, struct drv_uvm_location *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags", Deprecated: ""},
-	{Name: "halGetMemUsageInfo", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "uint32_t dev_id, struct mem_module_usage *mem_usage, size_t in_num, size_t *out_num", Deprecated: ""},
-	{Name: "halSetMemSharing", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "drvError_t", Params: "struct drvMemSharingPara *para", Deprecated: ""},
-	{Name: "drvGetDevNum", Lib: "hal", Header: "ascend_hal_base.h", Area: "device", Return: "drvError_t", Params: "uint32_t *num_dev", Deprecated: ""},
-	{Name: "drvGetDevIDs", Lib: "hal", Header: "ascend_hal_base.h", Area: "device", Return: "drvError_t", Params: "uint32_t *devices, uint32_t len", Deprecated: ""},
-	{Name: "drvGetDeviceLocalIDs", Lib: "hal", Header: "ascend_hal_base.h", Area: "device", Return: "drvError_t", Params: "uint32_t *devices, uint32_t len", Deprecated: ""},
-	{Name: "drvDeviceGetPhyIdByIndex", Lib: "hal", Header: "ascend_hal_base.h", Area: "device", Return: "drvError_t", Params: "uint32_t devIndex, uint32_t *phyId", Deprecated: ""},
-	{Name: "drvDeviceGetIndexByPhyId", Lib: "hal", Header: "ascend_hal_base.h", Area: "device", Return: "drvError_t", Params: "uint32_t phyId, uint32_t *devIndex", Deprecated: ""},
-	{Name: "drvGetPlatformInfo", Lib: "hal", Header: "ascend_hal_base.h", Area: "device", Return: "drvError_t", Params: "uint32_t *info", Deprecated: ""},
-	{Name: "halGetAPIVersion", Lib: "hal", Header: "ascend_hal_base.h", Area: "device", Return: "drvError_t", Params: "int *halAPIVersion", Deprecated: ""},
-	{Name: "halGetDeviceInfo", Lib: "hal", Header: "ascend_hal_base.h", Area: "device", Return: "drvError_t", Params: "uint32_t devId, int32_t moduleType, int32_t infoType, int64_t *value", Deprecated: ""},
-	{Name: "halGetDeviceInfoByBuff", Lib: "hal", Header: "ascend_hal_base.h", Area: "device", Return: "drvError_t", Params: "uint32_t devId, int32_t moduleType, int32_t infoType, void *buf, int32_t *size", Deprecated: ""},
-	{Name: "halSetDeviceInfoByBuff", Lib: "hal", Header: "ascend_hal_base.h", Area: "device", Return: "drvError_t", Params: "uint32_t devId, int32_t moduleType, int32_t infoType, void *buf, int32_t size", Deprecated: ""},
-	{Name: "halGetSocVersion", Lib: "hal", Header: "ascend_hal_base.h", Area: "device", Return: "drvError_t", Params: "uint32_t devId, char *socVersion, uint32_t len", Deprecated: ""},
-	{Name: "halGetChipInfo", Lib: "hal", Header: "ascend_hal_base.h", Area: "device", Return: "drvError_t", Params: "unsigned int devId, halChipInfo *chipInfo", Deprecated: ""},
-	{Name: "halGetDevNumEx", Lib: "hal", Header: "ascend_hal_base.h", Area: "device", Return: "drvError_t", Params: "uint32_t hw_type, uint32_t *devNum", Deprecated: ""},
-	{Name: "halGetVdevNum", Lib: "hal", Header: "ascend_hal_base.h", Area: "device", Return: "drvError_t", Params: "uint32_t *num_dev", Deprecated: ""},
-	{Name: "halSupportFeature", Lib: "hal", Header: "ascend_hal_base.h", Area: "device", Return: "bool", Params: "uint32_t devId, drvFeature_t type", Deprecated: ""},
-	{Name: "halResourceInfoQuery", Lib: "hal", Header: "ascend_hal_base.h", Area: "device", Return: "drvError_t", Params: "uint32_t devId, uint32_t tsId, drvResourceType_t type, struct halResourceInfo *info", Deprecated: ""},
-	{Name: "halGetChipCapability", Lib: "hal", Header: "ascend_hal_base.h", Area: "device", Return: "drvError_t", Params: "uint32_t devId, struct halCapabilityInfo *info", Deprecated: ""},
-	{Name: "halGetDeviceSplitMode", Lib: "hal", Header: "ascend_hal_base.h", Area: "device", Return: "drvError_t", Params: "unsigned int dev_id, unsigned int *mode", Deprecated: ""},
-	{Name: "halDeviceCanAccessPeer", Lib: "hal", Header: "ascend_hal_base.h", Area: "device", Return: "drvError_t", Params: "int *canAccessPeer, uint32_t dev, uint32_t peer_dev", Deprecated: ""},
-	{Name: "halDeviceEnableP2P", Lib: "hal", Header: "ascend_hal_base.h", Area: "device", Return: "drvError_t", Params: "uint32_t dev, uint32_t peer_dev, uint32_t flag", Deprecated: ""},
-	{Name: "halDeviceDisableP2P", Lib: "hal", Header: "ascend_hal_base.h", Area: "device", Return: "drvError_t", Params: "uint32_t dev, uint32_t peer_dev, uint32_t flag", Deprecated: ""},
-	{Name: "drvMemDeviceOpen", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "int", Params: "unsigned int devid, int devfd", Deprecated: ""},
-	{Name: "drvMemDeviceClose", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "int", Params: "unsigned int devid", Deprecated: ""},
-	{Name: "halMemManagedRangeGetAttributes", Lib: "hal", Header: "ascend_hal_base.h", Area: "mem", Return: "DVresult", Params: "void **data, size_t *dataSizes, uint32_t *attributes, size_t numAttributes, DVdeviceptr devPtr, size_t count", Deprecated: ""},
-	{Name: "halMbufAlloc", Lib: "hal", Header: "ascend_hal_base.h", Area: "mbuf", Return: "int", Params: "uint64_t size, Mbuf **mbuf", Deprecated: ""},
-	{Name: "halMbufFree", Lib: "hal", Header: "ascend_hal_base.h", Area: "mbuf", Return: "int", Params: "Mbuf *mbuf", Deprecated: ""},
-	{Name: "halMbufGetBuffAddr", Lib: "hal", Header: "ascend_hal_base.h", Area: "mbuf", Return: "int", Params: "Mbuf *mbuf, void **buf", Deprecated: ""},
-	{Name: "halMbufGetBuffSize", Lib: "hal", Header: "ascend_hal_base.h", Area: "mbuf", Return: "int", Params: "Mbuf *mbuf, uint64_t *totalSize", Deprecated: ""},
-	{Name: "halMbufGetDataLen", Lib: "hal", Header: "ascend_hal_base.h", Area: "mbuf", Return: "int", Params: "Mbuf *mbuf, uint64_t *len", Deprecated: ""},
-	{Name: "halMbufSetDataLen", Lib: "hal", Header: "ascend_hal_base.h", Area: "mbuf", Return: "int", Params: "Mbuf *mbuf, uint64_t len", Deprecated: ""},
-	{Name: "halMbufGetPrivInfo", Lib: "hal", Header: "ascend_hal_base.h", Area: "mbuf", Return: "int", Params: "Mbuf *mbuf, void **priv, unsigned int *size", Deprecated: ""},
-	{Name: "halMbufCopyRef", Lib: "hal", Header: "ascend_hal_base.h", Area: "mbuf", Return: "int", Params: "Mbuf *mbuf, Mbuf **newMbuf", Deprecated: ""},
-	{Name: "halMbufChainAppend", Lib: "hal", Header: "ascend_hal_base.h", Area: "mbuf", Return: "int", Params: "Mbuf *mbufChainHead, Mbuf *mbuf", Deprecated: ""},
-	{Name: "halMbufChainGetMbufNum", Lib: "hal", Header: "ascend_hal_base.h", Area: "mbuf", Return: "int", Params: "Mbuf *mbufChainHead, unsigned int *num", Deprecated: ""},
-	{Name: "halMbufChainGetMbuf", Lib: "hal", Header: "ascend_hal_base.h", Area: "mbuf", Return: "int", Params: "Mbuf *mbufChainHead, unsigned int index, Mbuf **mbuf", Deprecated: ""},
-	{Name: "halQueueInit", Lib: "hal", Header: "ascend_hal_base.h", Area: "queue", Return: "drvError_t", Params: "unsigned int devId", Deprecated: ""},
-	{Name: "halQueueCreate", Lib: "hal", Header: "ascend_hal_base.h", Area: "queue", Return: "drvError_t", Params: "unsigned int devId, const QueueAttr *queAttr, unsigned int *qid", Deprecated: ""},
-	{Name: "halQueueDestroy", Lib: "hal", Header: "ascend_hal_base.h", Area: "queue", Return: "drvError_t", Params: "unsigned int devId, unsigned int qid", Deprecated: ""},
-	{Name: "halQueueEnQueue", Lib: "hal", Header: "ascend_hal_base.h", Area: "queue", Return: "drvError_t", Params: "unsigned int devId, unsigned int qid, void *mbuf", Deprecated: ""},
-	{Name: "halQueueDeQueue", Lib: "hal", Header: "ascend_hal_base.h", Area: "queue", Return: "drvError_t", Params: "unsigned int devId, unsigned int qid, void **mbuf", Deprecated: ""},
-	{Name: "halQueuePeek", Lib: "hal", Header: "ascend_hal_base.h", Area: "queue", Return: "drvError_t", Params: "unsigned int devId, unsigned int qid, uint64_t *buf_len, int timeout", Deprecated: ""},
-	{Name: "dsmi_get_device_count", Lib: "dsmi", Header: "dsmi_common_interface.h", Area: "dsmi", Return: "int", Params: "int *device_count", Deprecated: ""},
-	{Name: "dsmi_list_device", Lib: "dsmi", Header: "dsmi_common_interface.h", Area: "dsmi", Return: "int", Params: "int device_id_list[], int count", Deprecated: ""},
-	{Name: "dsmi_get_phyid_from_logicid", Lib: "dsmi", Header: "dsmi_common_interface.h", Area: "dsmi", Return: "int", Params: "unsigned int logicid, unsigned int *phyid", Deprecated: ""},
-	{Name: "dsmi_get_logicid_from_phyid", Lib: "dsmi", Header: "dsmi_common_interface.h", Area: "dsmi", Return: "int", Params: "unsigned int phyid, unsigned int *logicid", Deprecated: ""},
-	{Name: "dsmi_get_device_info", Lib: "dsmi", Header: "dsmi_common_interface.h", Area: "dsmi", Return: "int", Params: "unsigned int device_id, DSMI_MAIN_CMD main_cmd, unsigned int sub_cmd, void *buf, unsigned int *size", Deprecated: ""},
-	{Name: "dsmi_get_memory_info", Lib: "dsmi", Header: "dsmi_common_interface.h", Area: "dsmi", Return: "int", Params: "int device_id, struct dsmi_memory_info_stru *pdevice_memory_info", Deprecated: ""},
-	{Name: "dsmi_get_memory_info_v2", Lib: "dsmi", Header: "dsmi_common_interface.h", Area: "dsmi", Return: "int", Params: "int device_id, struct dsmi_get_memory_info_stru *pdevice_memory_info", Deprecated: ""},
-	{Name: "dsmi_get_device_utilization_rate", Lib: "dsmi", Header: "dsmi_common_interface.h", Area: "dsmi", Return: "int", Params: "int device_id, int device_type, unsigned int *putilization_rate", Deprecated: ""},
-	{Name: "dsmi_get_device_frequency", Lib: "dsmi", Header: "dsmi_common_interface.h", Area: "dsmi", Return: "int", Params: "int device_id, int device_type, unsigned int *pfrequency", Deprecated: ""},
-	{Name: "dsmi_get_hbm_info", Lib: "dsmi", Header: "dsmi_common_interface.h", Area: "dsmi", Return: "int", Params: "int device_id, struct dsmi_hbm_info_stru *pdevice_hbm_info", Deprecated: ""},
-	{Name: "dsmi_get_chip_info", Lib: "dsmi", Header: "dsmi_common_interface.h", Area: "dsmi", Return: "int", Params: "int device_id, struct dsmi_chip_info_stru *chip_info", Deprecated: ""},
-	{Name: "dsmi_get_aicore_info", Lib: "dsmi", Header: "dsmi_common_interface.h", Area: "dsmi", Return: "int", Params: "int device_id, struct dsmi_aicore_info_stru *pdevice_aicore_info", Deprecated: ""},
-	{Name: "dsmi_get_aicpu_info", Lib: "dsmi", Header: "dsmi_common_interface.h", Area: "dsmi", Return: "int", Params: "int device_id, struct dsmi_aicpu_info_stru *pdevice_aicpu_info", Deprecated: ""},
-	{Name: "dsmi_get_device_temperature", Lib: "dsmi", Header: "dsmi_common_interface.h", Area: "dsmi", Return: "int", Params: "int device_id, int *ptemperature", Deprecated: ""},
-	{Name: "dsmi_get_device_power_info", Lib: "dsmi", Header: "dsmi_common_interface.h", Area: "dsmi", Return: "int", Params: "int device_id, struct dsmi_power_info_stru *pdevice_power_info", Deprecated: ""},
-	{Name: "dsmi_get_device_health", Lib: "dsmi", Header: "dsmi_common_interface.h", Area: "dsmi", Return: "int", Params: "int device_id, unsigned int *phealth", Deprecated: ""},
-	{Name: "dsmi_get_version", Lib: "dsmi", Header: "dsmi_common_interface.h", Area: "dsmi", Return: "int", Params: "int device_id, char *version_str, unsigned int version_len, unsigned int *ret_len", Deprecated: ""},
-	{Name: "dsmi_get_board_info", Lib: "dsmi", Header: "dsmi_common_interface.h", Area: "dsmi", Return: "int", Params: "int device_id, struct dsmi_board_info_stru *pboard_info", Deprecated: ""},
-	{Name: "dsmi_get_chip_count", Lib: "dsmi", Header: "dsmi_common_interface.h", Area: "dsmi", Return: "int", Params: "int *chip_count", Deprecated: ""},
-	{Name: "rtRegTaskFailCallbackByModule", Lib: "rt", Header: "runtime/rt.h", Area: "exception", Return: "rtError_t", Params: "const char_t* moduleName, rtTaskFailCallback callback", Deprecated: ""},
-	{Name: "rtGetSocSpec", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "const char* label, const char* key, char* val, const uint32_t maxLen", Deprecated: ""},
-	{Name: "rtStreamSetMode", Lib: "rt", Header: "runtime/rt.h", Area: "stream", Return: "rtError_t", Params: "rtStream_t stm, const uint64_t stmMode", Deprecated: "deprecated"},
-	{Name: "rtSetDeviceWithoutTsd", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "int32_t devId", Deprecated: ""},
-	{Name: "rtGetDevMsg", Lib: "rt", Header: "runtime/rt.h", Area: "exception", Return: "rtError_t", Params: "rtGetDevMsgType_t getMsgType, rtGetMsgCallback callback", Deprecated: ""},
-	{Name: "rtGetDeviceInfo", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "uint32_t deviceId, int32_t moduleType, int32_t infoType, int64_t* val", Deprecated: ""},
-	{Name: "rtsDeviceGetCapability", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "int32_t deviceId, int32_t devFeatureType, int32_t* val", Deprecated: ""},
-	{Name: "rtEnableP2P", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "uint32_t devIdDes, uint32_t phyIdSrc, uint32_t flag", Deprecated: ""},
-	{Name: "rtDisableP2P", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "uint32_t devIdDes, uint32_t phyIdSrc", Deprecated: ""},
-	{Name: "rtDeviceGetPCIBusId", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "const int32_t devId, char* pciBusId, const int32_t len", Deprecated: ""},
-	{Name: "rtDeviceGetByPCIBusId", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "const char* pciBusId, int32_t* devId", Deprecated: ""},
-	{Name: "rtGetAiCoreCount", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "uint32_t* aiCoreCnt", Deprecated: "deprecated"},
-	{Name: "rtSetOpWaitTimeOut", Lib: "rt", Header: "runtime/rt.h", Area: "timeout", Return: "rtError_t", Params: "uint32_t timeout", Deprecated: "deprecated"},
-	{Name: "rtSetOpExecuteTimeOut", Lib: "rt", Header: "runtime/rt.h", Area: "timeout", Return: "rtError_t", Params: "uint32_t timeout", Deprecated: "deprecated"},
-	{Name: "rtSetOpExecuteTimeOutWithMs", Lib: "rt", Header: "runtime/rt.h", Area: "timeout", Return: "rtError_t", Params: "uint32_t timeout", Deprecated: "deprecated"},
-	{Name: "rtGetOpTimeOutInterval", Lib: "rt", Header: "runtime/rt.h", Area: "timeout", Return: "rtError_t", Params: "uint64_t* interval", Deprecated: "deprecated"},
-	{Name: "rtSetOpExecuteTimeOutV2", Lib: "rt", Header: "runtime/rt.h", Area: "timeout", Return: "rtError_t", Params: "uint64_t timeout, uint64_t* actualTimeout", Deprecated: "deprecated"},
-	{Name: "rtGetOpExecuteTimeoutV2", Lib: "rt", Header: "runtime/rt.h", Area: "timeout", Return: "rtError_t", Params: "uint32_t* const timeout", Deprecated: "deprecated"},
-	{Name: "rtGetLastError", Lib: "rt", Header: "runtime/rt.h", Area: "exception", Return: "rtError_t", Params: "rtLastErrLevel_t level", Deprecated: "deprecated"},
-	{Name: "rtPeekAtLastError", Lib: "rt", Header: "runtime/rt.h", Area: "exception", Return: "rtError_t", Params: "rtLastErrLevel_t level", Deprecated: "deprecated"},
-	{Name: "rtCtxCreateEx", Lib: "rt", Header: "runtime/rt.h", Area: "context", Return: "rtError_t", Params: "rtContext_t* createCtx, uint32_t flags, int32_t devId", Deprecated: "deprecated"},
-	{Name: "rtCtxDestroyEx", Lib: "rt", Header: "runtime/rt.h", Area: "context", Return: "rtError_t", Params: "rtContext_t destroyCtx", Deprecated: "deprecated"},
-	{Name: "rtCtxSetCurrent", Lib: "rt", Header: "runtime/rt.h", Area: "context", Return: "rtError_t", Params: "rtContext_t currentCtx", Deprecated: "deprecated"},
-	{Name: "rtCtxGetCurrent", Lib: "rt", Header: "runtime/rt.h", Area: "context", Return: "rtError_t", Params: "rtContext_t* currentCtx", Deprecated: "deprecated"},
-	{Name: "rtSetGroup", Lib: "rt", Header: "runtime/rt.h", Area: "group", Return: "rtError_t", Params: "int32_t groupId", Deprecated: "deprecated"},
-	{Name: "rtGetGroupInfo", Lib: "rt", Header: "runtime/rt.h", Area: "group", Return: "rtError_t", Params: "int32_t groupId, rtGroupInfo_t* groupInfo, uint32_t cnt", Deprecated: "deprecated"},
-	{Name: "rtGetGroupCount", Lib: "rt", Header: "runtime/rt.h", Area: "group", Return: "rtError_t", Params: "uint32_t* cnt", Deprecated: "deprecated"},
-	{Name: "rtCtxSetSysParamOpt", Lib: "rt", Header: "runtime/rt.h", Area: "context", Return: "rtError_t", Params: "const rtSysParamOpt configOpt, const int64_t configVal", Deprecated: "deprecated"},
-	{Name: "rtCtxGetSysParamOpt", Lib: "rt", Header: "runtime/rt.h", Area: "context", Return: "rtError_t", Params: "const rtSysParamOpt configOpt, int64_t* const configVal", Deprecated: "deprecated"},
-	{Name: "rtGetDeviceCount", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "int32_t* cnt", Deprecated: "deprecated"},
-	{Name: "rtSetDevice", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "int32_t devId", Deprecated: "deprecated"},
-	{Name: "rtGetDevicePhyIdByIndex", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "uint32_t devIndex, uint32_t* phyId", Deprecated: "deprecated"},
-	{Name: "rtDeviceCanAccessPeer", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "int32_t* canAccessPeer, uint32_t devId, uint32_t peerDevice", Deprecated: "deprecated"},
-	{Name: "rtDeviceGetBareTgid", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "uint32_t* pid", Deprecated: "deprecated"},
-	{Name: "rtGetDevice", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "int32_t* devId", Deprecated: "deprecated"},
-	{Name: "rtDeviceReset", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "int32_t devId", Deprecated: "deprecated"},
-	{Name: "rtDeviceSetLimit", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "int32_t devId, rtLimitType_t type, uint32_t val", Deprecated: "deprecated"},
-	{Name: "rtDeviceSynchronize", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "void", Deprecated: "deprecated"},
-	{Name: "rtDeviceSynchronizeWithTimeout", Lib: "rt", Header: "runtime/rt.h", Area: "timeout", Return: "rtError_t", Params: "int32_t timeout", Deprecated: "deprecated"},
-	{Name: "rtDeviceTaskAbort", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "int32_t devId, uint32_t timeout", Deprecated: "deprecated"},
-	{Name: "rtSetTSDevice", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "uint32_t tsId", Deprecated: "deprecated"},
-	{Name: "rtGetRunMode", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "rtRunMode* runMode", Deprecated: "deprecated"},
-	{Name: "rtGetSocVersion", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "char_t* ver, const uint32_t maxLen", Deprecated: "deprecated"},
-	{Name: "rtCheckArchCompatibility", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "const char_t* omSocVersion, int32_t* canCompatible", Deprecated: "deprecated"},
-	{Name: "rtDeviceStatusQuery", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "const uint32_t devId, rtDeviceStatus* deviceStatus", Deprecated: "deprecated"},
-	{Name: "rtDeviceResetWithoutTsd", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "int32_t devId", Deprecated: "deprecated"},
-	{Name: "rtSetDeviceSatMode", Lib: "rt", Header: "runtime/rt.h", Area: "overflow", Return: "rtError_t", Params: "rtFloatOverflowMode_t floatOverflowMode", Deprecated: "deprecated"},
-	{Name: "rtGetDeviceSatMode", Lib: "rt", Header: "runtime/rt.h", Area: "overflow", Return: "rtError_t", Params: "rtFloatOverflowMode_t* floatOverflowMode", Deprecated: "deprecated"},
-	{Name: "rtGetAllUtilizations", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "const int32_t devId, const rtTypeUtil_t kind, uint8_t* const util", Deprecated: "deprecated"},
-	{Name: "rtSetDefaultDeviceId", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "const int32_t deviceId", Deprecated: "deprecated"},
-	{Name: "rtDeviceResetForce", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "int32_t devId", Deprecated: "deprecated"},
-	{Name: "rtGetSysParamOpt", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "const rtSysParamOpt configOpt, int64_t* const configVal", Deprecated: "deprecated"},
-	{Name: "rtSetSysParamOpt", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "const rtSysParamOpt configOpt, const int64_t configVal", Deprecated: "deprecated"},
-	{Name: "rtGetDeviceUuid", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "const int32_t devId, rtUuid_t* uuid", Deprecated: "deprecated"},
-	{Name: "rtEventWorkModeSet", Lib: "rt", Header: "runtime/rt.h", Area: "event", Return: "rtError_t", Params: "uint8_t mode", Deprecated: ""},
-	{Name: "rtEventCreate", Lib: "rt", Header: "runtime/rt.h", Area: "event", Return: "rtError_t", Params: "rtEvent_t* evt", Deprecated: "deprecated"},
-	{Name: "rtEventCreateWithFlag", Lib: "rt", Header: "runtime/rt.h", Area: "event", Return: "rtError_t", Params: "rtEvent_t* evt, uint32_t flag", Deprecated: "deprecated"},
-	{Name: "rtEventCreateExWithFlag", Lib: "rt", Header: "runtime/rt.h", Area: "event", Return: "rtError_t", Params: "rtEvent_t* evt, uint32_t flag", Deprecated: "deprecated"},
-	{Name: "rtEventDestroy", Lib: "rt", Header: "runtime/rt.h", Area: "event", Return: "rtError_t", Params: "rtEvent_t evt", Deprecated: "deprecated"},
-	{Name: "rtEventRecord", Lib: "rt", Header: "runtime/rt.h", Area: "event", Return: "rtError_t", Params: "rtEvent_t evt, rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtEventReset", Lib: "rt", Header: "runtime/rt.h", Area: "event", Return: "rtError_t", Params: "rtEvent_t evt, rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtEventSynchronize", Lib: "rt", Header: "runtime/rt.h", Area: "event", Return: "rtError_t", Params: "rtEvent_t evt", Deprecated: "deprecated"},
-	{Name: "rtEventSynchronizeWithTimeout", Lib: "rt", Header: "runtime/rt.h", Area: "event", Return: "rtError_t", Params: "rtEvent_t evt, const int32_t timeout", Deprecated: "deprecated"},
-	{Name: "rtEventQuery", Lib: "rt", Header: "runtime/rt.h", Area: "event", Return: "rtError_t", Params: "rtEvent_t evt", Deprecated: "deprecated"},
-	{Name: "rtEventQueryWaitStatus", Lib: "rt", Header: "runtime/rt.h", Area: "event", Return: "rtError_t", Params: "rtEvent_t evt, rtEventWaitStatus_t* status", Deprecated: "deprecated"},
-	{Name: "rtEventQueryStatus", Lib: "rt", Header: "runtime/rt.h", Area: "event", Return: "rtError_t", Params: "rtEvent_t evt, rtEventStatus_t* status", Deprecated: "deprecated"},
-	{Name: "rtEventElapsedTime", Lib: "rt", Header: "runtime/rt.h", Area: "event", Return: "rtError_t", Params: "float32_t* timeInterval, rtEvent_t startEvent, rtEvent_t endEvent", Deprecated: "deprecated"},
-	{Name: "rtEventGetTimeStamp", Lib: "rt", Header: "runtime/rt.h", Area: "event", Return: "rtError_t", Params: "uint64_t* timeStamp, rtEvent_t evt", Deprecated: "deprecated"},
-	{Name: "rtGetFaultEvent", Lib: "rt", Header: "runtime/rt.h", Area: "event", Return: "rtError_t", Params: "const int32_t deviceId, rtDmsEventFilter* filter, rtDmsFaultEvent* dmsEvent, uint32_t len, uint32_t* eventCount", Deprecated: "deprecated"},
-	{Name: "rtGetMemUceInfo", Lib: "rt", Header: "runtime/rt.h", Area: "exception", Return: "rtError_t", Params: "const uint32_t deviceId, rtMemUceInfo* memUceInfo", Deprecated: "deprecated"},
-	{Name: "rtMemUceRepair", Lib: "rt", Header: "runtime/rt.h", Area: "exception", Return: "rtError_t", Params: "const uint32_t deviceId, rtMemUceInfo* memUceInfo", Deprecated: "deprecated"},
-	{Name: "rtIpcGetEventHandle", Lib: "rt", Header: "runtime/rt.h", Area: "ipc-event", Return: "rtError_t", Params: "rtEvent_t event, rtIpcEventHandle_t* handle", Deprecated: "deprecated"},
-	{Name: "rtIpcOpenEventHandle", Lib: "rt", Header: "runtime/rt.h", Area: "ipc-event", Return: "rtError_t", Params: "rtIpcEventHandle_t handle, rtEvent_t* event", Deprecated: "deprecated"},
-	{Name: "rtModelGetId", Lib: "rt", Header: "runtime/rt.h", Area: "model", Return: "rtError_t", Params: "rtModel_t mdl, uint32_t* modelId", Deprecated: ""},
-	{Name: "rtStreamCreate", Lib: "rt", Header: "runtime/rt.h", Area: "stream", Return: "rtError_t", Params: "rtStream_t* stm, int32_t priority", Deprecated: "deprecated"},
-	{Name: "rtStreamCreateWithConfig", Lib: "rt", Header: "runtime/rt.h", Area: "stream", Return: "rtError_t", Params: "rtStream_t* stm, rtStreamConfigHandle* handle", Deprecated: "deprecated"},
-	{Name: "rtStreamGetPriority", Lib: "rt", Header: "runtime/rt.h", Area: "stream", Return: "rtError_t", Params: "const rtStream_t stm, uint32_t* priority", Deprecated: "deprecated"},
-	{Name: "rtStreamGetFlags", Lib: "rt", Header: "runtime/rt.h", Area: "stream", Return: "rtError_t", Params: "const rtStream_t stm, uint32_t* flags", Deprecated: "deprecated"},
-	{Name: "rtStreamDestroy", Lib: "rt", Header: "runtime/rt.h", Area: "stream", Return: "rtError_t", Params: "rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtStreamDestroyForce", Lib: "rt", Header: "runtime/rt.h", Area: "stream", Return: "rtError_t", Params: "rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtStreamWaitEvent", Lib: "rt", Header: "runtime/rt.h", Area: "event", Return: "rtError_t", Params: "rtStream_t stm, rtEvent_t evt", Deprecated: "deprecated"},
-	{Name: "rtStreamSynchronize", Lib: "rt", Header: "runtime/rt.h", Area: "stream", Return: "rtError_t", Params: "rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtStreamSynchronizeWithTimeout", Lib: "rt", Header: "runtime/rt.h", Area: "timeout", Return: "rtError_t", Params: "rtStream_t stm, int32_t timeout", Deprecated: "deprecated"},
-	{Name: "rtStreamQuery", Lib: "rt", Header: "runtime/rt.h", Area: "stream", Return: "rtError_t", Params: "rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtSetStreamOverflowSwitch", Lib: "rt", Header: "runtime/rt.h", Area: "overflow", Return: "rtError_t", Params: "rtStream_t stm, uint32_t flags", Deprecated: "deprecated"},
-	{Name: "rtGetStreamOverflowSwitch", Lib: "rt", Header: "runtime/rt.h", Area: "overflow", Return: "rtError_t", Params: "rtStream_t stm, uint32_t* flags", Deprecated: "deprecated"},
-	{Name: "rtStreamAbort", Lib: "rt", Header: "runtime/rt.h", Area: "stream", Return: "rtError_t", Params: "rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtStreamBeginCapture", Lib: "rt", Header: "runtime/rt.h", Area: "capture", Return: "rtError_t", Params: "rtStream_t stm, const rtStreamCaptureMode mode", Deprecated: "deprecated"},
-	{Name: "rtStreamEndCapture", Lib: "rt", Header: "runtime/rt.h", Area: "capture", Return: "rtError_t", Params: "rtStream_t stm, rtModel_t* captureMdl", Deprecated: "deprecated"},
-	{Name: "rtStreamGetCaptureInfo", Lib: "rt", Header: "runtime/rt.h", Area: "capture", Return: "rtError_t", Params: "rtStream_t stm, rtStreamCaptureStatus* const status, rtModel_t* captureMdl", Deprecated: "deprecated"},
-	{Name: "rtThreadExchangeCaptureMode", Lib: "rt", Header: "runtime/rt.h", Area: "capture", Return: "rtError_t", Params: "rtStreamCaptureMode* mode", Deprecated: "deprecated"},
-	{Name: "rtAicpuKernelLaunchExWithArgs", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "const uint32_t kernelType, const char_t* const opName, const uint32_t numBlocks, const rtAicpuArgsEx_t* argsInfo, rtSmDesc_t* const smDesc, const rtStream_t stm, const uint32_t flags", Deprecated: ""},
-	{Name: "rtBinarySetExceptionCallback", Lib: "rt", Header: "runtime/rt.h", Area: "exception", Return: "rtError_t", Params: "rtBinHandle binHandle, rtOpExceptionCallback callback, void* userData", Deprecated: ""},
-	{Name: "rtGetFuncHandleFromExceptionInfo", Lib: "rt", Header: "runtime/rt.h", Area: "exception", Return: "rtError_t", Params: "const rtExceptionInfo_t* info, rtFuncHandle* func", Deprecated: ""},
-	{Name: "rtRegisterAllKernel", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "const rtDevBinary_t* bin, void** hdl", Deprecated: ""},
-	{Name: "rtDevBinaryRegister", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "const rtDevBinary_t* bin, void** hdl", Deprecated: "deprecated"},
-	{Name: "rtDevBinaryUnRegister", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "void* hdl", Deprecated: "deprecated"},
-	{Name: "rtFunctionRegister", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "void* binHandle, const void* stubFunc, const char_t* stubName, const void* kernelInfoExt, uint32_t funcMode", Deprecated: "deprecated"},
-	{Name: "rtKernelLaunch", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "const void* stubFunc, uint32_t numBlocks, void* args, uint32_t argsSize, rtSmDesc_t* smDesc, rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtKernelLaunchWithHandle", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "void* hdl, const uint64_t tilingKey, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, const void* kernelInfo", Deprecated: "deprecated"},
-	{Name: "rtKernelLaunchWithHandleV2", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "void* hdl, const uint64_t tilingKey, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, const rtTaskCfgInfo_t* cfgInfo", Deprecated: "deprecated"},
-	{Name: "rtKernelLaunchWithFlag", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "const void* stubFunc, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags", Deprecated: "deprecated"},
-	{Name: "rtKernelLaunchWithFlagV2", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "const void* stubFunc, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags, const rtTaskCfgInfo_t* cfgInfo", Deprecated: "deprecated"},
-	{Name: "rtAicpuKernelLaunchWithFlag", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "const rtKernelLaunchNames_t* launchNames, uint32_t numBlocks, const rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags", Deprecated: "deprecated"},
-	{Name: "rtSubscribeReport", Lib: "rt", Header: "runtime/rt.h", Area: "callback", Return: "rtError_t", Params: "uint64_t threadId, rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtCallbackLaunch", Lib: "rt", Header: "runtime/rt.h", Area: "callback", Return: "rtError_t", Params: "rtCallback_t callBackFunc, void* fnData, rtStream_t stm, bool isBlock", Deprecated: "deprecated"},
-	{Name: "rtProcessReport", Lib: "rt", Header: "runtime/rt.h", Area: "callback", Return: "rtError_t", Params: "int32_t timeout", Deprecated: "deprecated"},
-	{Name: "rtUnSubscribeReport", Lib: "rt", Header: "runtime/rt.h", Area: "callback", Return: "rtError_t", Params: "uint64_t threadId, rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtBinaryUnLoad", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "rtBinHandle binHandle", Deprecated: "deprecated"},
-	{Name: "rtGetDeviceSatStatus", Lib: "rt", Header: "runtime/rt.h", Area: "overflow", Return: "rtError_t", Params: "void* const outputAddrPtr, const uint64_t outputSize, rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtCleanDeviceSatStatus", Lib: "rt", Header: "runtime/rt.h", Area: "overflow", Return: "rtError_t", Params: "rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtSubscribeHostFunc", Lib: "rt", Header: "runtime/rt.h", Area: "callback", Return: "rtError_t", Params: "uint64_t threadId, rtStream_t stream", Deprecated: "deprecated"},
-	{Name: "rtProcessHostFunc", Lib: "rt", Header: "runtime/rt.h", Area: "callback", Return: "rtError_t", Params: "int32_t timeout", Deprecated: "deprecated"},
-	{Name: "rtUnSubscribeHostFunc", Lib: "rt", Header: "runtime/rt.h", Area: "callback", Return: "rtError_t", Params: "uint64_t threadId, rtStream_t stream", Deprecated: "deprecated"},
-	{Name: "rtBinaryLoadWithoutTilingKey", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "const void* data, const uint64_t length, rtBinHandle* binHandle", Deprecated: "deprecated"},
-	{Name: "rtLaunchKernelByFuncHandleV3", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "rtFuncHandle funcHandle, uint32_t numBlocks, const rtArgsEx_t* const argsInfo, rtStream_t stm, const rtTaskCfgInfo_t* const cfgInfo", Deprecated: "deprecated"},
-	{Name: "rtCacheLastTaskOpInfo", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "const void* const infoPtr, const size_t infoSize", Deprecated: "deprecated"},
-	{Name: "rtFunctionGetAttribute", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "rtFuncHandle funcHandle, rtFuncAttribute attrType, int64_t* attrValue", Deprecated: "deprecated"},
-	{Name: "rtMbufAlloc", Lib: "rt", Header: "runtime/rt.h", Area: "mbuf", Return: "rtError_t", Params: "rtMbufPtr_t* memBuf, uint64_t size", Deprecated: ""},
-	{Name: "rtMbufFree", Lib: "rt", Header: "runtime/rt.h", Area: "mbuf", Return: "rtError_t", Params: "rtMbufPtr_t memBuf", Deprecated: ""},
-	{Name: "rtMbufSetDataLen", Lib: "rt", Header: "runtime/rt.h", Area: "mbuf", Return: "rtError_t", Params: "rtMbufPtr_t memBuf, uint64_t len", Deprecated: ""},
-	{Name: "rtMbufGetDataLen", Lib: "rt", Header: "runtime/rt.h", Area: "mbuf", Return: "rtError_t", Params: "rtMbufPtr_t memBuf, uint64_t* len", Deprecated: ""},
-	{Name: "rtMbufGetBuffAddr", Lib: "rt", Header: "runtime/rt.h", Area: "mbuf", Return: "rtError_t", Params: "rtMbufPtr_t memBuf, void** buf", Deprecated: ""},
-	{Name: "rtMbufGetBuffSize", Lib: "rt", Header: "runtime/rt.h", Area: "mbuf", Return: "rtError_t", Params: "rtMbufPtr_t memBuf, uint64_t* totalSize", Deprecated: ""},
-	{Name: "rtMbufGetPrivInfo", Lib: "rt", Header: "runtime/rt.h", Area: "mbuf", Return: "rtError_t", Params: "rtMbufPtr_t memBuf, void** priv, uint64_t* size", Deprecated: ""},
-	{Name: "rtMbufCopyBufRef", Lib: "rt", Header: "runtime/rt.h", Area: "mbuf", Return: "rtError_t", Params: "rtMbufPtr_t memBuf, rtMbufPtr_t* newMemBuf", Deprecated: ""},
-	{Name: "rtMemcpy", Lib: "rt", Header: "runtime/rt.h", Area: "memcpy", Return: "rtError_t", Params: "void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind", Deprecated: ""},
-	{Name: "rtMallocPhysical", Lib: "rt", Header: "runtime/rt.h", Area: "vmm", Return: "rtError_t", Params: "rtDrvMemHandle* handle, size_t size, rtDrvMemProp_t* prop, uint64_t flags", Deprecated: ""},
-	{Name: "rtMalloc", Lib: "rt", Header: "runtime/rt.h", Area: "memory", Return: "rtError_t", Params: "void** devPtr, uint64_t size, rtMemType_t type, const uint16_t moduleId", Deprecated: "deprecated"},
-	{Name: "rtFree", Lib: "rt", Header: "runtime/rt.h", Area: "memory", Return: "rtError_t", Params: "void* devPtr", Deprecated: "deprecated"},
-	{Name: "rtMallocHost", Lib: "rt", Header: "runtime/rt.h", Area: "host-mem", Return: "rtError_t", Params: "void** hostPtr, uint64_t size, const uint16_t moduleId", Deprecated: "deprecated"},
-	{Name: "rtFreeHost", Lib: "rt", Header: "runtime/rt.h", Area: "host-mem", Return: "rtError_t", Params: "void* hostPtr", Deprecated: "deprecated"},
-	{Name: "rtFreeWithDevSync", Lib: "rt", Header: "runtime/rt.h", Area: "memory", Return: "rtError_t", Params: "void* devPtr", Deprecated: "deprecated"},
-	{Name: "rtFreeHostWithDevSync", Lib: "rt", Header: "runtime/rt.h", Area: "host-mem", Return: "rtError_t", Params: "void* hostPtr", Deprecated: "deprecated"},
-	{Name: "rtHostMemMapCapabilities", Lib: "rt", Header: "runtime/rt.h", Area: "host-mem", Return: "rtError_t", Params: "uint32_t deviceId, rtHacType hacType, rtHostMemMapCapability* capabilities", Deprecated: "deprecated"},
-	{Name: "rtMemAllocManaged", Lib: "rt", Header: "runtime/rt.h", Area: "managed", Return: "rtError_t", Params: "void** ptr, uint64_t size, uint32_t flag, const uint16_t moduleId", Deprecated: "deprecated"},
-	{Name: "rtMallocCached", Lib: "rt", Header: "runtime/rt.h", Area: "memory", Return: "rtError_t", Params: "void** devPtr, uint64_t size, rtMemType_t type, const uint16_t moduleId", Deprecated: "deprecated"},
-	{Name: "rtFlushCache", Lib: "rt", Header: "runtime/rt.h", Area: "cmo", Return: "rtError_t", Params: "void* base, size_t len", Deprecated: "deprecated"},
-	{Name: "rtInvalidCache", Lib: "rt", Header: "runtime/rt.h", Area: "cmo", Return: "rtError_t", Params: "void* base, size_t len", Deprecated: "deprecated"},
-	{Name: "rtMemcpyAsync", Lib: "rt", Header: "runtime/rt.h", Area: "memcpy", Return: "rtError_t", Params: "void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind, rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtMemcpyAsyncEx", Lib: "rt", Header: "runtime/rt.h", Area: "memcpy", Return: "rtError_t", Params: "void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind, rtStream_t stm, rtMemcpyConfig_t* memcpyConfig", Deprecated: "deprecated"},
-	{Name: "rtMemcpy2d", Lib: "rt", Header: "runtime/rt.h", Area: "memcpy", Return: "rtError_t", Params: "void* dst, uint64_t dstPitch, const void* src, uint64_t srcPitch, uint64_t width, uint64_t height, rtMemcpyKind_t kind", Deprecated: "deprecated"},
-	{Name: "rtMemcpy2dAsync", Lib: "rt", Header: "runtime/rt.h", Area: "memcpy", Return: "rtError_t", Params: "void* dst, uint64_t dstPitch, const void* src, uint64_t srcPitch, uint64_t width, uint64_t height, rtMemcpyKind_t kind, rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtMemset", Lib: "rt", Header: "runtime/rt.h", Area: "memcpy", Return: "rtError_t", Params: "void* devPtr, uint64_t destMax, uint32_t val, uint64_t cnt", Deprecated: "deprecated"},
-	{Name: "rtMemsetAsync", Lib: "rt", Header: "runtime/rt.h", Area: "memcpy", Return: "rtError_t", Params: "void* ptr, uint64_t destMax, uint32_t val, uint64_t cnt, rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtMemGetInfoEx", Lib: "rt", Header: "runtime/rt.h", Area: "memory", Return: "rtError_t", Params: "rtMemInfoType_t memInfoType, size_t* freeSize, size_t* totalSize", Deprecated: "deprecated"},
-	{Name: "rtMemPrefetchToDevice", Lib: "rt", Header: "runtime/rt.h", Area: "managed", Return: "rtError_t", Params: "void* devPtr, uint64_t len, int32_t devId", Deprecated: "deprecated"},
-	{Name: "rtIpcSetMemoryAttr", Lib: "rt", Header: "runtime/rt.h", Area: "ipc", Return: "rtError_t", Params: "const char* name, uint32_t type, uint64_t attr", Deprecated: "deprecated"},
-	{Name: "rtReserveMemAddress", Lib: "rt", Header: "runtime/rt.h", Area: "vmm", Return: "rtError_t", Params: "void** devPtr, size_t size, size_t alignment, void* devAddr, uint64_t flags", Deprecated: "deprecated"},
-	{Name: "rtReleaseMemAddress", Lib: "rt", Header: "runtime/rt.h", Area: "vmm", Return: "rtError_t", Params: "void* devPtr", Deprecated: "deprecated"},
-	{Name: "rtFreePhysical", Lib: "rt", Header: "runtime/rt.h", Area: "vmm", Return: "rtError_t", Params: "rtDrvMemHandle handle", Deprecated: "deprecated"},
-	{Name: "rtMapMem", Lib: "rt", Header: "runtime/rt.h", Area: "vmm", Return: "rtError_t", Params: "void* devPtr, size_t size, size_t offset, rtDrvMemHandle handle, uint64_t flags", Deprecated: "deprecated"},
-	{Name: "rtUnmapMem", Lib: "rt", Header: "runtime/rt.h", Area: "vmm", Return: "rtError_t", Params: "void* devPtr", Deprecated: "deprecated"},
-	{Name: "rtMemSetAccess", Lib: "rt", Header: "runtime/rt.h", Area: "vmm", Return: "rtError_t", Params: "void* virPtr, size_t size, rtMemAccessDesc* desc, size_t count", Deprecated: "deprecated"},
-	{Name: "rtMemGetAccess", Lib: "rt", Header: "runtime/rt.h", Area: "vmm", Return: "rtError_t", Params: "void* virPtr, rtMemLocation* location, uint64_t* flags", Deprecated: "deprecated"},
-	{Name: "rtMemExportToShareableHandleV2", Lib: "rt", Header: "runtime/rt.h", Area: "vmm", Return: "rtError_t", Params: "rtDrvMemHandle handle, rtMemSharedHandleType handleType, uint64_t flags, void* shareableHandle", Deprecated: "deprecated"},
-	{Name: "rtMemImportFromShareableHandle", Lib: "rt", Header: "runtime/rt.h", Area: "vmm", Return: "rtError_t", Params: "uint64_t shareableHandle, int32_t devId, rtDrvMemHandle* handle", Deprecated: "deprecated"},
-	{Name: "rtMemImportFromShareableHandleV2", Lib: "rt", Header: "runtime/rt.h", Area: "vmm", Return: "rtError_t", Params: "const void* shareableHandle, rtMemSharedHandleType handleType, uint64_t flags, int32_t devId, rtDrvMemHandle* handle", Deprecated: "deprecated"},
-	{Name: "rtMemSetPidToShareableHandle", Lib: "rt", Header: "runtime/rt.h", Area: "vmm", Return: "rtError_t", Params: "uint64_t shareableHandle, int pid[], uint32_t pidNum", Deprecated: "deprecated"},
-	{Name: "rtMemSetPidToShareableHandleV2", Lib: "rt", Header: "runtime/rt.h", Area: "vmm", Return: "rtError_t", Params: "const void* shareableHandle, rtMemSharedHandleType handleType, int pid[], uint32_t pidNum", Deprecated: "deprecated"},
-	{Name: "rtMemGetAllocationGranularity", Lib: "rt", Header: "runtime/rt.h", Area: "vmm", Return: "rtError_t", Params: "rtDrvMemProp_t* prop, rtDrvMemGranularityOptions option, size_t* granularity", Deprecated: "deprecated"},
-	{Name: "rtsMemcpyBatch", Lib: "rt", Header: "runtime/rt.h", Area: "memcpy", Return: "rtError_t", Params: "void** dsts, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx", Deprecated: "deprecated"},
-	{Name: "rtsMemcpyBatchAsync", Lib: "rt", Header: "runtime/rt.h", Area: "memcpy", Return: "rtError_t", Params: "void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx, rtStream_t stream", Deprecated: "deprecated"},
-	{Name: "rtsValueWrite", Lib: "rt", Header: "runtime/rt.h", Area: "stream-mem-op", Return: "rtError_t", Params: "const void* const devAddr, const uint64_t value, const uint32_t flag, rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtsValueWait", Lib: "rt", Header: "runtime/rt.h", Area: "stream-mem-op", Return: "rtError_t", Params: "const void* const devAddr, const uint64_t value, const uint32_t flag, rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtMemRetainAllocationHandle", Lib: "rt", Header: "runtime/rt.h", Area: "vmm", Return: "rtError_t", Params: "void* virPtr, rtDrvMemHandle* handle", Deprecated: "deprecated"},
-	{Name: "rtMemGetAllocationPropertiesFromHandle", Lib: "rt", Header: "runtime/rt.h", Area: "vmm", Return: "rtError_t", Params: "rtDrvMemHandle handle, rtDrvMemProp_t* prop", Deprecated: "deprecated"},
-	{Name: "rtModelDestroy", Lib: "rt", Header: "runtime/rt.h", Area: "model", Return: "rtError_t", Params: "rtModel_t mdl", Deprecated: "deprecated"},
-	{Name: "rtModelExecute", Lib: "rt", Header: "runtime/rt.h", Area: "model", Return: "rtError_t", Params: "rtModel_t mdl, rtStream_t stm, uint32_t flag", Deprecated: "deprecated"},
-	{Name: "rtModelDebugDotPrint", Lib: "rt", Header: "runtime/rt.h", Area: "capture", Return: "rtError_t", Params: "rtModel_t mdl", Deprecated: "deprecated"},
-	{Name: "rtModelDebugJsonPrint", Lib: "rt", Header: "runtime/rt.h", Area: "capture", Return: "rtError_t", Params: "rtModel_t mdl, const char* path, uint32_t flags", Deprecated: "deprecated"},
-	{Name: "rtCmoAsync", Lib: "rt", Header: "runtime/rt.h", Area: "cmo", Return: "rtError_t", Params: "void* srcAddrPtr, size_t srcLen, rtCmoOpCode_t cmoType, rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtMbufChainAppend", Lib: "rt", Header: "runtime/rt.h", Area: "mbuf", Return: "rtError_t", Params: "rtMbufPtr_t memBufChainHead, rtMbufPtr_t memBuf", Deprecated: "deprecated"},
-	{Name: "rtMbufChainGetMbufNum", Lib: "rt", Header: "runtime/rt.h", Area: "mbuf", Return: "rtError_t", Params: "rtMbufPtr_t memBufChainHead, uint32_t* num", Deprecated: "deprecated"},
-	{Name: "rtMbufChainGetMbuf", Lib: "rt", Header: "runtime/rt.h", Area: "mbuf", Return: "rtError_t", Params: "rtMbufPtr_t memBufChainHead, uint32_t index, rtMbufPtr_t* memBuf", Deprecated: "deprecated"},
-	{Name: "rtsGetErrorVerbose", Lib: "rt", Header: "runtime/rt.h", Area: "exception", Return: "rtError_t", Params: "const uint32_t deviceId, rtErrorInfo* const errorInfo", Deprecated: "deprecated"},
-	{Name: "rtsRepairError", Lib: "rt", Header: "runtime/rt.h", Area: "exception", Return: "rtError_t", Params: "const uint32_t deviceId, const rtErrorInfo* const errorInfo", Deprecated: "deprecated"},
-	{Name: "rtRegKernelLaunchFillFunc", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "const char* symbol, rtKernelLaunchFillFunc callback", Deprecated: "deprecated"},
-	{Name: "rtUnRegKernelLaunchFillFunc", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "const char* symbol", Deprecated: "deprecated"},
-	{Name: "rtsGetPairDevicesInfo", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "uint32_t devId, uint32_t otherDevId, int32_t infoType, uint64_t* val", Deprecated: "deprecated"},
-	{Name: "rtsDeviceGetInfo", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "uint32_t deviceId, rtDevAttr attr, int64_t* val", Deprecated: "deprecated"},
-	{Name: "rtsDeviceGetStreamPriorityRange", Lib: "rt", Header: "runtime/rt.h", Area: "stream", Return: "rtError_t", Params: "int32_t* leastPriority, int32_t* greatestPriority", Deprecated: "deprecated"},
-	{Name: "rtsGetDevice", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "int32_t* devId", Deprecated: "deprecated"},
-	{Name: "rtsSetDeviceResLimit", Lib: "rt", Header: "runtime/rt.h", Area: "res-limit", Return: "rtError_t", Params: "const int32_t devId, const rtDevResLimitType_t type, uint32_t value", Deprecated: "deprecated"},
-	{Name: "rtsResetDeviceResLimit", Lib: "rt", Header: "runtime/rt.h", Area: "res-limit", Return: "rtError_t", Params: "const int32_t devId", Deprecated: "deprecated"},
-	{Name: "rtsGetDeviceResLimit", Lib: "rt", Header: "runtime/rt.h", Area: "res-limit", Return: "rtError_t", Params: "const int32_t devId, const rtDevResLimitType_t type, uint32_t* value", Deprecated: "deprecated"},
-	{Name: "rtsGetLogicDevIdByPhyDevId", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "int32_t phyDevId, int32_t* const logicDevId", Deprecated: "deprecated"},
-	{Name: "rtsGetPhyDevIdByLogicDevId", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "int32_t logicDevId, int32_t* const phyDevId", Deprecated: "deprecated"},
-	{Name: "rtsGetLogicDevIdByUserDevId", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "const int32_t userDevId, int32_t* const logicDevId", Deprecated: "deprecated"},
-	{Name: "rtsGetUserDevIdByLogicDevId", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "const int32_t logicDevId, int32_t* const userDevId", Deprecated: "deprecated"},
-	{Name: "rtsRegDeviceStateCallback", Lib: "rt", Header: "runtime/rt.h", Area: "exception", Return: "rtError_t", Params: "const char_t* regName, rtsDeviceStateCallback callback, void* args", Deprecated: "deprecated"},
-	{Name: "rtsSetDeviceTaskAbortCallback", Lib: "rt", Header: "runtime/rt.h", Area: "exception", Return: "rtError_t", Params: "const char_t* regName, rtsDeviceTaskAbortCallback callback, void* args", Deprecated: "deprecated"},
-	{Name: "rtsCtxGetCurrentDefaultStream", Lib: "rt", Header: "runtime/rt.h", Area: "context", Return: "rtError_t", Params: "rtStream_t* stm", Deprecated: "deprecated"},
-	{Name: "rtsGetPrimaryCtxState", Lib: "rt", Header: "runtime/rt.h", Area: "context", Return: "rtError_t", Params: "const int32_t devId, uint32_t* flags, int32_t* active", Deprecated: "deprecated"},
-	{Name: "rtsCtxGetFloatOverflowAddr", Lib: "rt", Header: "runtime/rt.h", Area: "overflow", Return: "rtError_t", Params: "void** overflowAddr", Deprecated: "deprecated"},
-	{Name: "rtsEventGetId", Lib: "rt", Header: "runtime/rt.h", Area: "event", Return: "rtError_t", Params: "rtEvent_t evt, uint32_t* evtId", Deprecated: "deprecated"},
-	{Name: "rtsEventWait", Lib: "rt", Header: "runtime/rt.h", Area: "event", Return: "rtError_t", Params: "rtStream_t stream, rtEvent_t evt, uint32_t timeout", Deprecated: "deprecated"},
-	{Name: "rtsEventGetAvailNum", Lib: "rt", Header: "runtime/rt.h", Area: "event", Return: "rtError_t", Params: "uint32_t* eventCount", Deprecated: "deprecated"},
-	{Name: "rtsNotifyCreate", Lib: "rt", Header: "runtime/rt.h", Area: "notify", Return: "rtError_t", Params: "rtNotify_t* notify, uint64_t flag", Deprecated: "deprecated"},
-	{Name: "rtsNotifyDestroy", Lib: "rt", Header: "runtime/rt.h", Area: "notify", Return: "rtError_t", Params: "rtNotify_t notify", Deprecated: "deprecated"},
-	{Name: "rtsNotifyRecord", Lib: "rt", Header: "runtime/rt.h", Area: "notify", Return: "rtError_t", Params: "rtNotify_t notify, rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtsNotifyWaitAndReset", Lib: "rt", Header: "runtime/rt.h", Area: "notify", Return: "rtError_t", Params: "rtNotify_t notify, rtStream_t stm, uint32_t timeout", Deprecated: "deprecated"},
-	{Name: "rtsNotifyGetId", Lib: "rt", Header: "runtime/rt.h", Area: "notify", Return: "rtError_t", Params: "rtNotify_t notify, uint32_t* notifyId", Deprecated: "deprecated"},
-	{Name: "rtsNotifyBatchReset", Lib: "rt", Header: "runtime/rt.h", Area: "notify", Return: "rtError_t", Params: "rtNotify_t* notifies, uint32_t num", Deprecated: "deprecated"},
-	{Name: "rtsNotifyGetExportKey", Lib: "rt", Header: "runtime/rt.h", Area: "notify", Return: "rtError_t", Params: "rtNotify_t notify, char_t* key, uint32_t len, uint64_t flag", Deprecated: "deprecated"},
-	{Name: "rtsNotifyImportByKey", Lib: "rt", Header: "runtime/rt.h", Area: "notify", Return: "rtError_t", Params: "rtNotify_t* notify, const char_t* key, uint64_t flag", Deprecated: "deprecated"},
-	{Name: "rtsNotifySetImportPid", Lib: "rt", Header: "runtime/rt.h", Area: "notify", Return: "rtError_t", Params: "rtNotify_t notify, int32_t pid[], int num", Deprecated: "deprecated"},
-	{Name: "rtNotifySetImportPidInterServer", Lib: "rt", Header: "runtime/rt.h", Area: "notify", Return: "rtError_t", Params: "rtNotify_t notify, const rtServerPid* serverPids, size_t num", Deprecated: "deprecated"},
-	{Name: "rtCntNotifyDestroy", Lib: "rt", Header: "runtime/rt.h", Area: "cntnotify", Return: "rtError_t", Params: "rtCntNotify_t const inCntNotify", Deprecated: "deprecated"},
-	{Name: "rtCntNotifyCreateServer", Lib: "rt", Header: "runtime/rt.h", Area: "cntnotify", Return: "rtError_t", Params: "rtCntNotify_t* const cntNotify, uint64_t flags", Deprecated: "deprecated"},
-	{Name: "rtsCntNotifyRecord", Lib: "rt", Header: "runtime/rt.h", Area: "cntnotify", Return: "rtError_t", Params: "rtCntNotify_t cntNotify, rtStream_t stm, rtCntNotifyRecordInfo_t* info", Deprecated: "deprecated"},
-	{Name: "rtsCntNotifyWaitWithTimeout", Lib: "rt", Header: "runtime/rt.h", Area: "cntnotify", Return: "rtError_t", Params: "rtCntNotify_t cntNotify, rtStream_t stm, rtCntNotifyWaitInfo_t* info", Deprecated: "deprecated"},
-	{Name: "rtsCntNotifyReset", Lib: "rt", Header: "runtime/rt.h", Area: "cntnotify", Return: "rtError_t", Params: "rtCntNotify_t cntNotify, rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtsCntNotifyGetId", Lib: "rt", Header: "runtime/rt.h", Area: "cntnotify", Return: "rtError_t", Params: "rtCntNotify_t cntNotify, uint32_t* notifyId", Deprecated: "deprecated"},
-	{Name: "rtsGetMemcpyDescSize", Lib: "rt", Header: "runtime/rt.h", Area: "memcpy", Return: "rtError_t", Params: "rtMemcpyKind kind, size_t* descSize", Deprecated: "deprecated"},
-	{Name: "rtsSetMemcpyDesc", Lib: "rt", Header: "runtime/rt.h", Area: "memcpy", Return: "rtError_t", Params: "rtMemcpyDesc_t desc, rtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, rtMemcpyConfig_t* config", Deprecated: "deprecated"},
-	{Name: "rtsMemcpyAsyncWithDesc", Lib: "rt", Header: "runtime/rt.h", Area: "memcpy", Return: "rtError_t", Params: "rtMemcpyDesc_t desc, rtMemcpyKind kind, rtMemcpyConfig_t* config, rtStream_t stream", Deprecated: "deprecated"},
-	{Name: "rtsCmoAsyncWithBarrier", Lib: "rt", Header: "runtime/rt.h", Area: "cmo", Return: "rtError_t", Params: "void* srcAddrPtr, size_t srcLen, rtCmoOpCode cmoType, uint32_t logicId, rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtsMalloc", Lib: "rt", Header: "runtime/rt.h", Area: "memory", Return: "rtError_t", Params: "void** devPtr, uint64_t size, rtMallocPolicy policy, rtMallocAdvise advise, rtMallocConfig_t* cfg", Deprecated: "deprecated"},
-	{Name: "rtsMemExportToShareableHandle", Lib: "rt", Header: "runtime/rt.h", Area: "vmm", Return: "rtError_t", Params: "rtDrvMemHandle handle, rtDrvMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle", Deprecated: "deprecated"},
-	{Name: "rtsMallocHost", Lib: "rt", Header: "runtime/rt.h", Area: "host-mem", Return: "rtError_t", Params: "void** hostPtr, uint64_t size, const rtMallocConfig_t* cfg", Deprecated: "deprecated"},
-	{Name: "rtsPointerGetAttributes", Lib: "rt", Header: "runtime/rt.h", Area: "memory", Return: "rtError_t", Params: "const void* ptr, rtPtrAttributes_t* attributes", Deprecated: "deprecated"},
-	{Name: "rtsHostRegister", Lib: "rt", Header: "runtime/rt.h", Area: "host-mem", Return: "rtError_t", Params: "void* ptr, uint64_t size, rtHostRegisterType type, void** devPtr", Deprecated: "deprecated"},
-	{Name: "rtHostRegisterV2", Lib: "rt", Header: "runtime/rt.h", Area: "host-mem", Return: "rtError_t", Params: "void* ptr, uint64_t size, uint32_t flag", Deprecated: "deprecated"},
-	{Name: "rtsHostUnregister", Lib: "rt", Header: "runtime/rt.h", Area: "host-mem", Return: "rtError_t", Params: "void* ptr", Deprecated: "deprecated"},
-	{Name: "rtHostGetDevicePointer", Lib: "rt", Header: "runtime/rt.h", Area: "host-mem", Return: "rtError_t", Params: "void* pHost, void** pDevice, uint32_t flag", Deprecated: "deprecated"},
-	{Name: "rtsGetCmoDescSize", Lib: "rt", Header: "runtime/rt.h", Area: "cmo", Return: "rtError_t", Params: "size_t* size", Deprecated: "deprecated"},
-	{Name: "rtsSetCmoDesc", Lib: "rt", Header: "runtime/rt.h", Area: "cmo", Return: "rtError_t", Params: "rtCmoDesc_t cmoDesc, void* srcAddr, size_t srcLen", Deprecated: "deprecated"},
-	{Name: "rtsLaunchCmoAddrTask", Lib: "rt", Header: "runtime/rt.h", Area: "cmo", Return: "rtError_t", Params: "rtCmoDesc_t cmoDesc, rtStream_t stm, rtCmoOpCode cmoOpCode, const void* reserve", Deprecated: "deprecated"},
-	{Name: "rtsLaunchReduceAsyncTask", Lib: "rt", Header: "runtime/rt.h", Area: "memcpy", Return: "rtError_t", Params: "const rtReduceInfo_t* reduceInfo, const rtStream_t stm, const void* reserve", Deprecated: "deprecated"},
-	{Name: "rtsGetP2PStatus", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "uint32_t devIdDes, uint32_t phyIdSrc, uint32_t* status", Deprecated: "deprecated"},
-	{Name: "rtsIpcMemGetExportKey", Lib: "rt", Header: "runtime/rt.h", Area: "ipc", Return: "rtError_t", Params: "const void* ptr, size_t size, char_t* key, uint32_t len, uint64_t flags", Deprecated: "deprecated"},
-	{Name: "rtsIpcMemClose", Lib: "rt", Header: "runtime/rt.h", Area: "ipc", Return: "rtError_t", Params: "const char_t* key", Deprecated: "deprecated"},
-	{Name: "rtsIpcMemImportByKey", Lib: "rt", Header: "runtime/rt.h", Area: "ipc", Return: "rtError_t", Params: "void** ptr, const char_t* key, uint64_t flags", Deprecated: "deprecated"},
-	{Name: "rtsIpcMemSetImportPid", Lib: "rt", Header: "runtime/rt.h", Area: "ipc", Return: "rtError_t", Params: "const char_t* key, int32_t pid[], int num", Deprecated: "deprecated"},
-	{Name: "rtsCheckMemType", Lib: "rt", Header: "runtime/rt.h", Area: "memory", Return: "rtError_t", Params: "void** addrs, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve", Deprecated: "deprecated"},
-	{Name: "rtMemcpyAsyncWithOffset", Lib: "rt", Header: "runtime/rt.h", Area: "memcpy", Return: "rtError_t", Params: "void** dst, uint64_t dstMax, uint64_t dstDataOffset, const void** src, uint64_t cnt, uint64_t srcDataOffset, rtMemcpyKind kind, rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtIpcMemImportPidInterServer", Lib: "rt", Header: "runtime/rt.h", Area: "ipc", Return: "rtError_t", Params: "const char* key, const rtServerPid* serverPids, size_t num", Deprecated: "deprecated"},
-	{Name: "rtGetMemUsageInfo", Lib: "rt", Header: "runtime/rt.h", Area: "memory", Return: "rtError_t", Params: "uint32_t deviceId, rtMemUsageInfo_t* memUsageInfo, size_t inputNum, size_t* outputNum", Deprecated: "deprecated"},
-	{Name: "rtsStreamCreate", Lib: "rt", Header: "runtime/rt.h", Area: "stream", Return: "rtError_t", Params: "rtStream_t* stream, rtStreamCreateConfig_t* config", Deprecated: "deprecated"},
-	{Name: "rtsStreamSetAttribute", Lib: "rt", Header: "runtime/rt.h", Area: "stream", Return: "rtError_t", Params: "rtStream_t stm, rtStreamAttr stmAttrId, rtStreamAttrValue_t* attrValue", Deprecated: "deprecated"},
-	{Name: "rtsStreamGetAttribute", Lib: "rt", Header: "runtime/rt.h", Area: "stream", Return: "rtError_t", Params: "rtStream_t stm, rtStreamAttr stmAttrId, rtStreamAttrValue_t* attrValue", Deprecated: "deprecated"},
-	{Name: "rtsStreamGetAvailableNum", Lib: "rt", Header: "runtime/rt.h", Area: "stream", Return: "rtError_t", Params: "uint32_t* streamCount", Deprecated: "deprecated"},
-	{Name: "rtsStreamGetId", Lib: "rt", Header: "runtime/rt.h", Area: "stream", Return: "rtError_t", Params: "rtStream_t stm, int32_t* streamId", Deprecated: "deprecated"},
-	{Name: "rtsStreamBeginTaskGrp", Lib: "rt", Header: "runtime/rt.h", Area: "capture", Return: "rtError_t", Params: "rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtsStreamEndTaskGrp", Lib: "rt", Header: "runtime/rt.h", Area: "capture", Return: "rtError_t", Params: "rtStream_t stm, rtTaskGrp_t* handle", Deprecated: "deprecated"},
-	{Name: "rtsStreamBeginTaskUpdate", Lib: "rt", Header: "runtime/rt.h", Area: "capture", Return: "rtError_t", Params: "rtStream_t stm, rtTaskGrp_t handle", Deprecated: "deprecated"},
-	{Name: "rtsStreamEndTaskUpdate", Lib: "rt", Header: "runtime/rt.h", Area: "capture", Return: "rtError_t", Params: "rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtsSwitchStream", Lib: "rt", Header: "runtime/rt.h", Area: "stream", Return: "rtError_t", Params: "void* leftValue, rtCondition_t cond, void* rightValue, rtSwitchDataType_t dataType, rtStream_t trueStream, rtStream_t falseStream, rtStream_t stream", Deprecated: "deprecated"},
-	{Name: "rtsActiveStream", Lib: "rt", Header: "runtime/rt.h", Area: "stream", Return: "rtError_t", Params: "rtStream_t activeStream, rtStream_t stream", Deprecated: "deprecated"},
-	{Name: "rtsSetStreamResLimit", Lib: "rt", Header: "runtime/rt.h", Area: "res-limit", Return: "rtError_t", Params: "rtStream_t stm, const rtDevResLimitType_t type, const uint32_t value", Deprecated: "deprecated"},
-	{Name: "rtsResetStreamResLimit", Lib: "rt", Header: "runtime/rt.h", Area: "res-limit", Return: "rtError_t", Params: "rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtsGetStreamResLimit", Lib: "rt", Header: "runtime/rt.h", Area: "res-limit", Return: "rtError_t", Params: "const rtStream_t stm, const rtDevResLimitType_t type, uint32_t* const value", Deprecated: "deprecated"},
-	{Name: "rtsUseStreamResInCurrentThread", Lib: "rt", Header: "runtime/rt.h", Area: "res-limit", Return: "rtError_t", Params: "const rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtsNotUseStreamResInCurrentThread", Lib: "rt", Header: "runtime/rt.h", Area: "res-limit", Return: "rtError_t", Params: "const rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtsGetResInCurrentThread", Lib: "rt", Header: "runtime/rt.h", Area: "res-limit", Return: "rtError_t", Params: "const rtDevResLimitType_t type, uint32_t* const value", Deprecated: "deprecated"},
-	{Name: "rtsRegStreamStateCallback", Lib: "rt", Header: "runtime/rt.h", Area: "exception", Return: "rtError_t", Params: "const char_t* regName, rtsStreamStateCallback callback, void* args", Deprecated: "deprecated"},
-	{Name: "rtsStreamStop", Lib: "rt", Header: "runtime/rt.h", Area: "stream", Return: "rtError_t", Params: "rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtsPersistentTaskClean", Lib: "rt", Header: "runtime/rt.h", Area: "misc", Return: "rtError_t", Params: "rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtsBinaryLoadFromFile", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "const char_t* const binPath, const rtLoadBinaryConfig_t* const optionalCfg, rtBinHandle* handle", Deprecated: "deprecated"},
-	{Name: "rtsBinaryLoadFromData", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "const void* const data, const uint64_t length, const rtLoadBinaryConfig_t* const optionalCfg, rtBinHandle* handle", Deprecated: "deprecated"},
-	{Name: "rtsFuncGetByName", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "const rtBinHandle binHandle, const char_t* kernelName, rtFuncHandle* funcHandle", Deprecated: "deprecated"},
-	{Name: "rtsFuncGetByEntry", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "const rtBinHandle binHandle, const uint64_t funcEntry, rtFuncHandle* funcHandle", Deprecated: "deprecated"},
-	{Name: "rtsFuncGetAddr", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "const rtFuncHandle funcHandle, void** aicAddr, void** aivAddr", Deprecated: "deprecated"},
-	{Name: "rtsRegisterCpuFunc", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "rtBinHandle binHandle, const char_t* const funcName, const char_t* const kernelName, rtFuncHandle* funcHandle", Deprecated: "deprecated"},
-	{Name: "rtsLaunchKernelWithHostArgs", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void* hostArgs, uint32_t argsSize, rtPlaceHolderInfo_t* placeHolderArray, uint32_t placeHolderNum", Deprecated: "deprecated"},
-	{Name: "rtsGetThreadLastTaskId", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "uint32_t* taskId", Deprecated: "deprecated"},
-	{Name: "rtsNpuClearFloatOverFlowStatus", Lib: "rt", Header: "runtime/rt.h", Area: "overflow", Return: "rtError_t", Params: "uint32_t checkMode, rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtsNpuGetFloatOverFlowStatus", Lib: "rt", Header: "runtime/rt.h", Area: "overflow", Return: "rtError_t", Params: "void* outputAddrPtr, uint64_t outputSize, uint32_t checkMode, rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtsLaunchKernelWithConfig", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, rtArgsHandle argsHandle, void* reserve", Deprecated: "deprecated"},
-	{Name: "rtsKernelArgsInit", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "rtFuncHandle funcHandle, rtArgsHandle* argsHandle", Deprecated: "deprecated"},
-	{Name: "rtsKernelArgsAppend", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "rtArgsHandle argsHandle, void* para, size_t paraSize, rtParaHandle* paraHandle", Deprecated: "deprecated"},
-	{Name: "rtsKernelArgsAppendPlaceHolder", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "rtArgsHandle argsHandle, rtParaHandle* paraHandle", Deprecated: "deprecated"},
-	{Name: "rtsKernelArgsFinalize", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "rtArgsHandle argsHandle", Deprecated: "deprecated"},
-	{Name: "rtsKernelArgsParaUpdate", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "rtArgsHandle argsHandle, rtParaHandle paraHandle, void* para, size_t paraSize", Deprecated: "deprecated"},
-	{Name: "rtsKernelArgsInitByUserMem", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "rtFuncHandle funcHandle, rtArgsHandle argsHandle, void* userHostMem, size_t actualArgsSize", Deprecated: "deprecated"},
-	{Name: "rtsKernelArgsGetMemSize", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "rtFuncHandle funcHandle, size_t userArgsSize, size_t* actualArgsSize", Deprecated: "deprecated"},
-	{Name: "rtsKernelArgsGetHandleMemSize", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "rtFuncHandle funcHandle, size_t* memSize", Deprecated: "deprecated"},
-	{Name: "rtsKernelArgsGetPlaceHolderBuffer", Lib: "rt", Header: "runtime/rt.h", Area: "mbuf", Return: "rtError_t", Params: "rtArgsHandle argsHandle, rtParaHandle paraHandle, size_t dataSize, void** bufferAddr", Deprecated: "deprecated"},
-	{Name: "rtsFuncGetName", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "const rtFuncHandle funcHandle, const uint32_t maxLen, char_t* const name", Deprecated: "deprecated"},
-	{Name: "rtsGetHardwareSyncAddr", Lib: "rt", Header: "runtime/rt.h", Area: "stars", Return: "rtError_t", Params: "void** addr", Deprecated: "deprecated"},
-	{Name: "rtsGetFloatOverflowStatus", Lib: "rt", Header: "runtime/rt.h", Area: "overflow", Return: "rtError_t", Params: "void* const outputAddrPtr, const uint64_t outputSize, rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtsResetFloatOverflowStatus", Lib: "rt", Header: "runtime/rt.h", Area: "overflow", Return: "rtError_t", Params: "rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtsLaunchKernelWithDevArgs", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, const void* args, uint32_t argsSize, void* reserve", Deprecated: "deprecated"},
-	{Name: "rtsLaunchHostFunc", Lib: "rt", Header: "runtime/rt.h", Area: "callback", Return: "rtError_t", Params: "rtStream_t stm, const rtCallback_t callBackFunc, void* const fnData", Deprecated: "deprecated"},
-	{Name: "rtsBinaryGetDevAddress", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "const rtBinHandle binHandle, void** bin, uint32_t* binSize", Deprecated: "deprecated"},
-	{Name: "rtsLaunchUpdateTask", Lib: "rt", Header: "runtime/rt.h", Area: "capture", Return: "rtError_t", Params: "rtStream_t destStm, uint32_t destTaskId, rtStream_t stm, rtTaskUpdateCfg_t* cfg", Deprecated: "deprecated"},
-	{Name: "rtsModelCreate", Lib: "rt", Header: "runtime/rt.h", Area: "model", Return: "rtError_t", Params: "rtModel_t* mdl, uint32_t flag", Deprecated: "deprecated"},
-	{Name: "rtsModelBindStream", Lib: "rt", Header: "runtime/rt.h", Area: "model", Return: "rtError_t", Params: "rtModel_t mdl, rtStream_t stm, uint32_t flag", Deprecated: "deprecated"},
-	{Name: "rtsEndGraph", Lib: "rt", Header: "runtime/rt.h", Area: "model", Return: "rtError_t", Params: "rtModel_t mdl, rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtsModelLoadComplete", Lib: "rt", Header: "runtime/rt.h", Area: "model", Return: "rtError_t", Params: "rtModel_t mdl, void* reserve", Deprecated: "deprecated"},
-	{Name: "rtsModelUnbindStream", Lib: "rt", Header: "runtime/rt.h", Area: "model", Return: "rtError_t", Params: "rtModel_t mdl, rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtsModelExecute", Lib: "rt", Header: "runtime/rt.h", Area: "model", Return: "rtError_t", Params: "rtModel_t mdl, int32_t timeout", Deprecated: "deprecated"},
-	{Name: "rtsLabelCreate", Lib: "rt", Header: "runtime/rt.h", Area: "label", Return: "rtError_t", Params: "rtLabel_t* lbl", Deprecated: "deprecated"},
-	{Name: "rtsLabelDestroy", Lib: "rt", Header: "runtime/rt.h", Area: "label", Return: "rtError_t", Params: "rtLabel_t lbl", Deprecated: "deprecated"},
-	{Name: "rtsLabelSwitchListCreate", Lib: "rt", Header: "runtime/rt.h", Area: "label", Return: "rtError_t", Params: "rtLabel_t* labels, size_t num, void** labelList", Deprecated: "deprecated"},
-	{Name: "rtsLabelSwitchListDestroy", Lib: "rt", Header: "runtime/rt.h", Area: "label", Return: "rtError_t", Params: "void* labelList", Deprecated: "deprecated"},
-	{Name: "rtsLabelSet", Lib: "rt", Header: "runtime/rt.h", Area: "label", Return: "rtError_t", Params: "rtLabel_t lbl, rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtsLabelSwitchByIndex", Lib: "rt", Header: "runtime/rt.h", Area: "label", Return: "rtError_t", Params: "void* ptr, uint32_t maxValue, void* labelInfoPtr, rtStream_t stm", Deprecated: "deprecated"},
-	{Name: "rtsModelSetName", Lib: "rt", Header: "runtime/rt.h", Area: "model", Return: "rtError_t", Params: "rtModel_t mdl, const char_t* mdlName", Deprecated: "deprecated"},
-	{Name: "rtsModelGetName", Lib: "rt", Header: "runtime/rt.h", Area: "model", Return: "rtError_t", Params: "rtModel_t mdl, const uint32_t maxLen, char_t* const mdlName", Deprecated: "deprecated"},
-	{Name: "rtsModelAbort", Lib: "rt", Header: "runtime/rt.h", Area: "model", Return: "rtError_t", Params: "rtModel_t mdl", Deprecated: "deprecated"},
-	{Name: "rtsLaunchRandomNumTask", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "const rtRandomNumTaskInfo_t* taskInfo, const rtStream_t stm, void* reserve", Deprecated: "deprecated"},
-	{Name: "rtsLaunchBarrierTask", Lib: "rt", Header: "runtime/rt.h", Area: "cmo", Return: "rtError_t", Params: "rtBarrierTaskInfo_t* taskInfo, rtStream_t stm, uint32_t flag", Deprecated: "deprecated"},
-	{Name: "rtsProfTrace", Lib: "rt", Header: "runtime/rt.h", Area: "profiling", Return: "rtError_t", Params: "void* userdata, int32_t length, rtStream_t stream", Deprecated: "deprecated"},
-	{Name: "rtSnapShotProcessLock", Lib: "rt", Header: "runtime/rt.h", Area: "snapshot", Return: "rtError_t", Params: "(empty)", Deprecated: "deprecated"},
-	{Name: "rtSnapShotProcessUnlock", Lib: "rt", Header: "runtime/rt.h", Area: "snapshot", Return: "rtError_t", Params: "(empty)", Deprecated: "deprecated"},
-	{Name: "rtSnapShotProcessBackup", Lib: "rt", Header: "runtime/rt.h", Area: "snapshot", Return: "rtError_t", Params: "(empty)", Deprecated: "deprecated"},
-	{Name: "rtSnapShotProcessRestore", Lib: "rt", Header: "runtime/rt.h", Area: "snapshot", Return: "rtError_t", Params: "(empty)", Deprecated: "deprecated"},
-	{Name: "rtSnapShotCallbackRegister", Lib: "rt", Header: "runtime/rt.h", Area: "snapshot", Return: "rtError_t", Params: "rtSnapShotStage stage, rtSnapShotCallBack callback, void* args", Deprecated: "deprecated"},
-	{Name: "rtSnapShotCallbackUnregister", Lib: "rt", Header: "runtime/rt.h", Area: "snapshot", Return: "rtError_t", Params: "rtSnapShotStage stage, rtSnapShotCallBack callback", Deprecated: "deprecated"},
-	{Name: "rtDeviceGetHostAtomicCapabilities", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "uint32_t* capabilities, const rtAtomicOperation* operations, const uint32_t count, int32_t deviceId", Deprecated: ""},
-	{Name: "rtDeviceGetP2PAtomicCapabilities", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "uint32_t* capabilities, const rtAtomicOperation* operations, const uint32_t count, int32_t srcDeviceId, int32_t dstDeviceId", Deprecated: ""},
-	{Name: "rtDeviceGetLimit", Lib: "rt", Header: "runtime/rt.h", Area: "device", Return: "rtError_t", Params: "rtLimitType_t type, uint32_t* val", Deprecated: ""},
-	{Name: "rtDeviceL2CacheFlush", Lib: "rt", Header: "runtime/rt.h", Area: "cmo", Return: "rtError_t", Params: "void* rsv", Deprecated: ""},
-	{Name: "rtEventRecordWithFlag", Lib: "rt", Header: "runtime/rt.h", Area: "event", Return: "rtError_t", Params: "rtEvent_t evt, rtStream_t stm, uint32_t flag", Deprecated: ""},
-	{Name: "rtMemPoolCreate", Lib: "rt", Header: "runtime/rt.h", Area: "mempool", Return: "rtError_t", Params: "rtMemPool_t* memPool, const rtMemPoolProps* poolProps", Deprecated: ""},
-	{Name: "rtMemPoolDestroy", Lib: "rt", Header: "runtime/rt.h", Area: "mempool", Return: "rtError_t", Params: "rtMemPool_t const memPool", Deprecated: ""},
-	{Name: "rtMemPoolSetAttr", Lib: "rt", Header: "runtime/rt.h", Area: "mempool", Return: "rtError_t", Params: "rtMemPool_t memPool, rtMemPoolAttr attr, void* value", Deprecated: ""},
-	{Name: "rtMemPoolGetAttr", Lib: "rt", Header: "runtime/rt.h", Area: "mempool", Return: "rtError_t", Params: "rtMemPool_t memPool, rtMemPoolAttr attr, void* value", Deprecated: ""},
-	{Name: "rtMemGetAddressRange", Lib: "rt", Header: "runtime/rt.h", Area: "vmm", Return: "rtError_t", Params: "void* ptr, void** pbase, size_t* psize", Deprecated: ""},
-	{Name: "rtMemPoolMallocAsync", Lib: "rt", Header: "runtime/rt.h", Area: "mempool", Return: "rtError_t", Params: "void** ptr, const uint64_t size, const rtMemPool_t memPoolId, const rtStream_t stm", Deprecated: ""},
-	{Name: "rtMemPoolFreeAsync", Lib: "rt", Header: "runtime/rt.h", Area: "mempool", Return: "rtError_t", Params: "void* ptr, rtStream_t stm", Deprecated: ""},
-	{Name: "rtMemManagedAdvise", Lib: "rt", Header: "runtime/rt.h", Area: "managed", Return: "rtError_t", Params: "const void* const ptr, uint64_t size, uint16_t advise, rtMemManagedLocation location", Deprecated: ""},
-	{Name: "rtMemManagedGetAttr", Lib: "rt", Header: "runtime/rt.h", Area: "managed", Return: "rtError_t", Params: "rtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize", Deprecated: ""},
-	{Name: "rtMemManagedGetAttrs", Lib: "rt", Header: "runtime/rt.h", Area: "managed", Return: "rtError_t", Params: "rtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes", Deprecated: ""},
-	{Name: "rtMemPoolTrimTo", Lib: "rt", Header: "runtime/rt.h", Area: "mempool", Return: "rtError_t", Params: "rtMemPool_t memPool, uint64_t minBytesToKeep", Deprecated: ""},
-	{Name: "rtMemManagedPrefetchAsync", Lib: "rt", Header: "runtime/rt.h", Area: "managed", Return: "rtError_t", Params: "const void* ptr, size_t size, rtMemManagedLocation location, uint32_t flags, rtStream_t stream", Deprecated: ""},
-	{Name: "rtMemManagedPrefetchBatchAsync", Lib: "rt", Header: "runtime/rt.h", Area: "managed", Return: "rtError_t", Params: "const void** ptrs, size_t* sizes, size_t count, rtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, rtStream_t stream", Deprecated: ""},
-	{Name: "rtMemMapSelectedLink", Lib: "rt", Header: "runtime/rt.h", Area: "vmm", Return: "rtError_t", Params: "void* virPtrDst, size_t size, void* virPtrSrc, uint32_t linkIdx", Deprecated: ""},
-	{Name: "rtMemMapNoAccess", Lib: "rt", Header: "runtime/rt.h", Area: "vmm", Return: "rtError_t", Params: "void* virPtr, size_t size, size_t offset, rtDrvMemHandle handle, uint64_t flags", Deprecated: ""},
-	{Name: "rtMemsetD32", Lib: "rt", Header: "runtime/rt.h", Area: "memcpy", Return: "rtError_t", Params: "void* dst, uint64_t destMax, uint32_t value, uint64_t count", Deprecated: ""},
-	{Name: "rtMemsetD32Async", Lib: "rt", Header: "runtime/rt.h", Area: "memcpy", Return: "rtError_t", Params: "void* dst, uint64_t destMax, uint32_t value, uint64_t count, rtStream_t stm", Deprecated: ""},
-	{Name: "rtMemMapSetLink", Lib: "rt", Header: "runtime/rt.h", Area: "vmm", Return: "rtError_t", Params: "rtDrvMemHandle handle, rtMemLinkType adviceLink", Deprecated: ""},
-	{Name: "rtModelGetStreams", Lib: "rt", Header: "runtime/rt.h", Area: "capture", Return: "rtError_t", Params: "rtModel_t const mdl, rtStream_t* streams, uint32_t* numStreams", Deprecated: ""},
-	{Name: "rtModelDestroyRegisterCallback", Lib: "rt", Header: "runtime/rt.h", Area: "capture", Return: "rtError_t", Params: "rtModel_t const mdl, rtCallback_t fn, void* ptr", Deprecated: ""},
-	{Name: "rtModelDestroyUnregisterCallback", Lib: "rt", Header: "runtime/rt.h", Area: "capture", Return: "rtError_t", Params: "rtModel_t const mdl, rtCallback_t fn", Deprecated: ""},
-	{Name: "rtModelUpdate", Lib: "rt", Header: "runtime/rt.h", Area: "capture", Return: "rtError_t", Params: "rtModel_t mdl", Deprecated: ""},
-	{Name: "rtModelCondHandleCreate", Lib: "rt", Header: "runtime/rt.h", Area: "capture", Return: "rtError_t", Params: "rtModel_t mdl, uint32_t defaultLaunchValue, rtCondHandleFlag_t flag, rtCondHandle_t* handle", Deprecated: ""},
-	{Name: "rtModelCondHandleGetCondPtr", Lib: "rt", Header: "runtime/rt.h", Area: "capture", Return: "rtError_t", Params: "rtCondHandle_t handle, uint64_t** devPtr", Deprecated: ""},
-	{Name: "rtStreamAddCondTask", Lib: "rt", Header: "runtime/rt.h", Area: "capture", Return: "rtError_t", Params: "rtCondTaskParams params, rtStream_t stm, uint32_t flags", Deprecated: ""},
-	{Name: "rtStreamBeginCaptureToModel", Lib: "rt", Header: "runtime/rt.h", Area: "capture", Return: "rtError_t", Params: "rtStream_t stm, rtModel_t mdl, const rtStreamCaptureMode mode", Deprecated: ""},
-	{Name: "rtStreamGetTasks", Lib: "rt", Header: "runtime/rt.h", Area: "capture", Return: "rtError_t", Params: "rtStream_t const stm, rtTask_t* tasks, uint32_t* numTasks", Deprecated: ""},
-	{Name: "rtStreamWaitEventWithFlag", Lib: "rt", Header: "runtime/rt.h", Area: "event", Return: "rtError_t", Params: "rtStream_t stm, rtEvent_t evt, uint32_t timeout, uint32_t flag", Deprecated: ""},
-	{Name: "rtTaskGetType", Lib: "rt", Header: "runtime/rt.h", Area: "capture", Return: "rtError_t", Params: "rtTask_t task, rtTaskType* type", Deprecated: ""},
-	{Name: "rtTaskGetSeqId", Lib: "rt", Header: "runtime/rt.h", Area: "capture", Return: "rtError_t", Params: "rtTask_t task, uint32_t* id", Deprecated: ""},
-	{Name: "rtModelTaskGetParams", Lib: "rt", Header: "runtime/rt.h", Area: "capture", Return: "rtError_t", Params: "rtTask_t task, rtTaskParams* params", Deprecated: ""},
-	{Name: "rtModelTaskSetParams", Lib: "rt", Header: "runtime/rt.h", Area: "capture", Return: "rtError_t", Params: "rtTask_t task, rtTaskParams* params", Deprecated: ""},
-	{Name: "rtModelKernelTaskGetAttribute", Lib: "rt", Header: "runtime/rt.h", Area: "capture", Return: "rtError_t", Params: "rtTask_t task, rtLaunchKernelAttrId attrId, rtLaunchKernelAttrVal_t* attrValue", Deprecated: ""},
-	{Name: "rtModelTaskDisable", Lib: "rt", Header: "runtime/rt.h", Area: "capture", Return: "rtError_t", Params: "rtTask_t task", Deprecated: ""},
-	{Name: "rtCacheLastTaskExtendInfo", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "const char* const extendInfoPtr, const size_t infoSize", Deprecated: ""},
-	{Name: "rtLaunchKernelWithArgsArray", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "void* func, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void** args", Deprecated: ""},
-	{Name: "rtLaunchSIMTKernelWithArgsArray", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "void* func, rtDim3 gridDim, rtDim3 blockDim, size_t dynUbufSize, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void** args", Deprecated: ""},
-	{Name: "rtLaunchSIMTKernelWithHostArgs", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "void* func, rtDim3 gridDim, rtDim3 blockDim, size_t dynUbufSize, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void* hostArgs, uint32_t argsSize, rtPlaceHolderInfo_t* placeHolderArray, uint32_t placeHolderNum", Deprecated: ""},
-	{Name: "rtFuncGetSize", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "const rtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize", Deprecated: ""},
-	{Name: "rtFunctionGetBinary", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "const rtFuncHandle funcHandle, rtBinHandle* binHandle", Deprecated: ""},
-	{Name: "rtFunctionGetParamCount", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "const void* func, size_t* paramCount", Deprecated: ""},
-	{Name: "rtFunctionGetParamInfo", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize", Deprecated: ""},
-	{Name: "rtFunctionGetAvailDynUbufPerBlock", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "void* func, uint32_t flags, size_t* dynamicUbufSize", Deprecated: ""},
-	{Name: "rtSymbolLookup", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "const void* hostVar, void** devPtr, size_t* size", Deprecated: ""},
-	{Name: "rtBinaryGetGlobal", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "const rtBinHandle binHandle, const char* name, void** dptr, size_t* size", Deprecated: ""},
-	{Name: "rtGetFuncBySymbol", Lib: "rt", Header: "runtime/rt.h", Area: "kernel", Return: "rtError_t", Params: "const void* symbol, rtFuncHandle* funcHandle", Deprecated: ""},
-}
+// symbolData lists every function of the specification: the ACL
+// runtime (acl-functions.tsv order), then the driver HAL, then DSMI,
+// then the runtime's rt* layer (libruntime.so); a line per function,
+// its Symbol's seven fields in order, each ended by a NUL byte.
+// Symbols() reads it.
+const symbolData = "" +
+	"aclFloat16ToFloat\x00acl\x00acl/acl_base_rt.h\x00misc\x00float\x00aclFloat16 value\x00\x00" +
+	"aclFloatToFloat16\x00acl\x00acl/acl_base_rt.h\x00misc\x00aclFloat16\x00float value\x00\x00" +
+	"aclCreateDataBuffer\x00acl\x00acl/acl_base_rt.h\x00databuffer\x00aclDataBuffer*\x00void* data, size_t size\x00\x00" +
+	"aclDestroyDataBuffer\x00acl\x00acl/acl_base_rt.h\x00databuffer\x00aclError\x00const aclDataBuffer* dataBuffer\x00\x00" +
+	"aclUpdateDataBuffer\x00acl\x00acl/acl_base_rt.h\x00databuffer\x00aclError\x00aclDataBuffer* dataBuffer, void* data, size_t size\x00\x00" +
+	"aclGetDataBufferAddr\x00acl\x00acl/acl_base_rt.h\x00databuffer\x00void*\x00const aclDataBuffer* dataBuffer\x00\x00" +
+	"aclGetDataBufferSize\x00acl\x00acl/acl_base_rt.h\x00databuffer\x00uint32_t\x00const aclDataBuffer* dataBuffer\x00aclGetDataBufferSize is deprecated, use aclGetDataBufferSizeV2 instead\x00" +
+	"aclGetDataBufferSizeV2\x00acl\x00acl/acl_base_rt.h\x00databuffer\x00size_t\x00const aclDataBuffer* dataBuffer\x00\x00" +
+	"aclDataTypeSize\x00acl\x00acl/acl_base_rt.h\x00misc\x00size_t\x00aclDataType dataType\x00\x00" +
+	"aclAppLog\x00acl\x00acl/acl_base_rt.h\x00misc\x00void\x00aclLogLevel logLevel, const char* func, const char* file, uint32_t line, const char* fmt, ...\x00\x00" +
+	"aclrtGetSocName\x00acl\x00acl/acl_base_rt.h\x00device\x00const char*\x00(empty)\x00\x00" +
+	"aclGetCannAttributeList\x00acl\x00acl/acl_base_rt.h\x00misc\x00aclError\x00const aclCannAttr** cannAttrList, size_t* num\x00\x00" +
+	"aclGetCannAttribute\x00acl\x00acl/acl_base_rt.h\x00misc\x00aclError\x00aclCannAttr cannAttr, int32_t* value\x00\x00" +
+	"aclGetDeviceCapability\x00acl\x00acl/acl_base_rt.h\x00misc\x00aclError\x00uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t* value\x00\x00" +
+	"aclInit\x00acl\x00acl/acl_rt.h\x00init\x00aclError\x00const char* configPath\x00\x00" +
+	"aclFinalize\x00acl\x00acl/acl_rt.h\x00init\x00aclError\x00(empty)\x00\x00" +
+	"aclFinalizeReference\x00acl\x00acl/acl_rt.h\x00init\x00aclError\x00uint64_t* refCount\x00\x00" +
+	"aclGetRecentErrMsg\x00acl\x00acl/acl_rt.h\x00exception\x00const char*\x00(empty)\x00\x00" +
+	"aclsysGetCANNVersion\x00acl\x00acl/acl_rt.h\x00version\x00aclError\x00aclCANNPackageName name, aclCANNPackageVersion* version\x00aclsysGetCANNVersion is deprecated, use aclsysGetVersionStr and aclsysGetVersionNum instead\x00" +
+	"aclsysGetVersionStr\x00acl\x00acl/acl_rt.h\x00version\x00aclError\x00char* pkgName, char* versionStr\x00\x00" +
+	"aclsysGetVersionNum\x00acl\x00acl/acl_rt.h\x00version\x00aclError\x00char* pkgName, int32_t* versionNum\x00\x00" +
+	"aclrtPeekAtLastError\x00acl\x00acl/acl_rt.h\x00exception\x00aclError\x00aclrtLastErrLevel level\x00\x00" +
+	"aclrtGetLastError\x00acl\x00acl/acl_rt.h\x00exception\x00aclError\x00aclrtLastErrLevel level\x00\x00" +
+	"aclrtSetExceptionInfoCallback\x00acl\x00acl/acl_rt.h\x00exception\x00aclError\x00aclrtExceptionInfoCallback callback\x00aclrtSetExceptionInfoCallback is deprecated, use aclrtExceptionInfoCallbackRegister and aclrtExceptionInfoCallbackUnregister instead\x00" +
+	"aclrtExceptionInfoCallbackRegister\x00acl\x00acl/acl_rt.h\x00exception\x00aclError\x00aclrtExceptionInfoCallback callback\x00\x00" +
+	"aclrtExceptionInfoCallbackUnregister\x00acl\x00acl/acl_rt.h\x00exception\x00aclError\x00aclrtExceptionInfoCallback callback\x00\x00" +
+	"aclrtGetTaskIdFromExceptionInfo\x00acl\x00acl/acl_rt.h\x00exception\x00uint32_t\x00const aclrtExceptionInfo* info\x00\x00" +
+	"aclrtGetStreamIdFromExceptionInfo\x00acl\x00acl/acl_rt.h\x00exception\x00uint32_t\x00const aclrtExceptionInfo* info\x00\x00" +
+	"aclrtGetThreadIdFromExceptionInfo\x00acl\x00acl/acl_rt.h\x00exception\x00uint32_t\x00const aclrtExceptionInfo* info\x00\x00" +
+	"aclrtGetDeviceIdFromExceptionInfo\x00acl\x00acl/acl_rt.h\x00exception\x00uint32_t\x00const aclrtExceptionInfo* info\x00\x00" +
+	"aclrtGetErrorCodeFromExceptionInfo\x00acl\x00acl/acl_rt.h\x00exception\x00uint32_t\x00const aclrtExceptionInfo* info\x00\x00" +
+	"aclrtGetArgsFromExceptionInfo\x00acl\x00acl/acl_rt.h\x00exception\x00aclError\x00const aclrtExceptionInfo* info, void** devArgsPtr, uint32_t* devArgsLen\x00\x00" +
+	"aclrtGetFuncHandleFromExceptionInfo\x00acl\x00acl/acl_rt.h\x00exception\x00aclError\x00const aclrtExceptionInfo* info, aclrtFuncHandle* func\x00\x00" +
+	"aclrtBinarySetExceptionCallback\x00acl\x00acl/acl_rt.h\x00exception\x00aclError\x00aclrtBinHandle binHandle, aclrtOpExceptionCallback callback, void* userData\x00\x00" +
+	"aclrtSubscribeReport\x00acl\x00acl/acl_rt.h\x00callback\x00aclError\x00uint64_t threadId, aclrtStream stream\x00\x00" +
+	"aclrtLaunchCallback\x00acl\x00acl/acl_rt.h\x00callback\x00aclError\x00aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType, aclrtStream stream\x00\x00" +
+	"aclrtProcessReport\x00acl\x00acl/acl_rt.h\x00callback\x00aclError\x00int32_t timeout\x00\x00" +
+	"aclrtUnSubscribeReport\x00acl\x00acl/acl_rt.h\x00callback\x00aclError\x00uint64_t threadId, aclrtStream stream\x00\x00" +
+	"aclrtCreateContext\x00acl\x00acl/acl_rt.h\x00context\x00aclError\x00aclrtContext* context, int32_t deviceId\x00\x00" +
+	"aclrtDestroyContext\x00acl\x00acl/acl_rt.h\x00context\x00aclError\x00aclrtContext context\x00\x00" +
+	"aclrtSetCurrentContext\x00acl\x00acl/acl_rt.h\x00context\x00aclError\x00aclrtContext context\x00\x00" +
+	"aclrtGetCurrentContext\x00acl\x00acl/acl_rt.h\x00context\x00aclError\x00aclrtContext* context\x00\x00" +
+	"aclrtCtxGetSysParamOpt\x00acl\x00acl/acl_rt.h\x00context\x00aclError\x00aclSysParamOpt opt, int64_t* value\x00\x00" +
+	"aclrtCtxSetSysParamOpt\x00acl\x00acl/acl_rt.h\x00context\x00aclError\x00aclSysParamOpt opt, int64_t value\x00\x00" +
+	"aclrtGetSysParamOpt\x00acl\x00acl/acl_rt.h\x00res-limit\x00aclError\x00aclSysParamOpt opt, int64_t* value\x00\x00" +
+	"aclrtSetSysParamOpt\x00acl\x00acl/acl_rt.h\x00res-limit\x00aclError\x00aclSysParamOpt opt, int64_t value\x00\x00" +
+	"aclrtSetDevice\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00int32_t deviceId\x00\x00" +
+	"aclrtResetDevice\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00int32_t deviceId\x00\x00" +
+	"aclrtResetDeviceForce\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00int32_t deviceId\x00\x00" +
+	"aclrtGetDevice\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00int32_t* deviceId\x00\x00" +
+	"aclrtSetStreamFailureMode\x00acl\x00acl/acl_rt.h\x00stream\x00aclError\x00aclrtStream stream, uint64_t mode\x00\x00" +
+	"aclrtGetRunMode\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00aclrtRunMode* runMode\x00\x00" +
+	"aclrtSynchronizeDevice\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00void\x00\x00" +
+	"aclrtSynchronizeDeviceWithTimeout\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00int32_t timeout\x00\x00" +
+	"aclrtSetTsDevice\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00aclrtTsId tsId\x00\x00" +
+	"aclrtGetDeviceUtilizationRate\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00int32_t deviceId, aclrtUtilizationInfo* utilizationInfo\x00\x00" +
+	"aclrtGetDeviceCount\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00uint32_t* count\x00\x00" +
+	"aclrtCreateEvent\x00acl\x00acl/acl_rt.h\x00event\x00aclError\x00aclrtEvent* event\x00\x00" +
+	"aclrtCreateEventWithFlag\x00acl\x00acl/acl_rt.h\x00event\x00aclError\x00aclrtEvent* event, uint32_t flag\x00\x00" +
+	"aclrtCreateEventExWithFlag\x00acl\x00acl/acl_rt.h\x00event\x00aclError\x00aclrtEvent* event, uint32_t flag\x00\x00" +
+	"aclrtDestroyEvent\x00acl\x00acl/acl_rt.h\x00event\x00aclError\x00aclrtEvent event\x00\x00" +
+	"aclrtRecordEvent\x00acl\x00acl/acl_rt.h\x00event\x00aclError\x00aclrtEvent event, aclrtStream stream\x00\x00" +
+	"aclrtRecordEventWithFlag\x00acl\x00acl/acl_rt.h\x00event\x00aclError\x00aclrtEvent event, aclrtStream stream, uint32_t flag\x00\x00" +
+	"aclrtResetEvent\x00acl\x00acl/acl_rt.h\x00event\x00aclError\x00aclrtEvent event, aclrtStream stream\x00\x00" +
+	"aclrtQueryEvent\x00acl\x00acl/acl_rt.h\x00event\x00aclError\x00aclrtEvent event, aclrtEventStatus* status\x00aclrtQueryEvent is deprecated, use aclrtQueryEventStatus instead\x00" +
+	"aclrtQueryEventStatus\x00acl\x00acl/acl_rt.h\x00event\x00aclError\x00aclrtEvent event, aclrtEventRecordedStatus* status\x00\x00" +
+	"aclrtQueryEventWaitStatus\x00acl\x00acl/acl_rt.h\x00event\x00aclError\x00aclrtEvent event, aclrtEventWaitStatus* status\x00\x00" +
+	"aclrtSynchronizeEvent\x00acl\x00acl/acl_rt.h\x00event\x00aclError\x00aclrtEvent event\x00\x00" +
+	"aclrtSynchronizeEventWithTimeout\x00acl\x00acl/acl_rt.h\x00event\x00aclError\x00aclrtEvent event, int32_t timeout\x00\x00" +
+	"aclrtEventElapsedTime\x00acl\x00acl/acl_rt.h\x00event\x00aclError\x00float* ms, aclrtEvent startEvent, aclrtEvent endEvent\x00\x00" +
+	"aclrtEventGetTimestamp\x00acl\x00acl/acl_rt.h\x00event\x00aclError\x00aclrtEvent event, uint64_t* timestamp\x00\x00" +
+	"aclrtMalloc\x00acl\x00acl/acl_rt.h\x00memory\x00aclError\x00void** devPtr, size_t size, aclrtMemMallocPolicy policy\x00\x00" +
+	"aclrtMallocAlign32\x00acl\x00acl/acl_rt.h\x00memory\x00aclError\x00void** devPtr, size_t size, aclrtMemMallocPolicy policy\x00\x00" +
+	"aclrtMallocCached\x00acl\x00acl/acl_rt.h\x00memory\x00aclError\x00void** devPtr, size_t size, aclrtMemMallocPolicy policy\x00\x00" +
+	"aclrtMallocWithCfg\x00acl\x00acl/acl_rt.h\x00memory\x00aclError\x00void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg\x00\x00" +
+	"aclrtMallocForTaskScheduler\x00acl\x00acl/acl_rt.h\x00memory\x00aclError\x00void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg\x00\x00" +
+	"aclrtMallocHostWithCfg\x00acl\x00acl/acl_rt.h\x00host-mem\x00aclError\x00void** ptr, uint64_t size, aclrtMallocConfig* cfg\x00\x00" +
+	"aclrtPointerGetAttributes\x00acl\x00acl/acl_rt.h\x00managed\x00aclError\x00const void* ptr, aclrtPtrAttributes* attributes\x00\x00" +
+	"aclrtMemManagedGetAttr\x00acl\x00acl/acl_rt.h\x00managed\x00aclError\x00aclrtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize\x00\x00" +
+	"aclrtMemManagedGetAttrs\x00acl\x00acl/acl_rt.h\x00managed\x00aclError\x00aclrtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes\x00\x00" +
+	"aclrtHostRegister\x00acl\x00acl/acl_rt.h\x00host-mem\x00aclError\x00void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr\x00\x00" +
+	"aclrtHostRegisterV2\x00acl\x00acl/acl_rt.h\x00host-mem\x00aclError\x00void* ptr, uint64_t size, uint32_t flag\x00\x00" +
+	"aclrtHostGetDevicePointer\x00acl\x00acl/acl_rt.h\x00host-mem\x00aclError\x00void* pHost, void** pDevice, uint32_t flag\x00\x00" +
+	"aclrtHostUnregister\x00acl\x00acl/acl_rt.h\x00host-mem\x00aclError\x00void* ptr\x00\x00" +
+	"aclrtHostMemMapCapabilities\x00acl\x00acl/acl_rt.h\x00host-mem\x00aclError\x00uint32_t deviceId, aclrtHacType hacType, aclrtHostMemMapCapability* capabilities\x00\x00" +
+	"aclrtGetThreadLastTaskId\x00acl\x00acl/acl_rt.h\x00exec\x00aclError\x00uint32_t* taskId\x00\x00" +
+	"aclrtStreamGetId\x00acl\x00acl/acl_rt.h\x00stream\x00aclError\x00aclrtStream stream, int32_t* streamId\x00\x00" +
+	"aclrtMemFlush\x00acl\x00acl/acl_rt.h\x00memory\x00aclError\x00void* devPtr, size_t size\x00\x00" +
+	"aclrtMemInvalidate\x00acl\x00acl/acl_rt.h\x00memory\x00aclError\x00void* devPtr, size_t size\x00\x00" +
+	"aclrtFree\x00acl\x00acl/acl_rt.h\x00memory\x00aclError\x00void* devPtr\x00\x00" +
+	"aclrtMallocHost\x00acl\x00acl/acl_rt.h\x00host-mem\x00aclError\x00void** hostPtr, size_t size\x00\x00" +
+	"aclrtMemAllocManaged\x00acl\x00acl/acl_rt.h\x00managed\x00aclError\x00void** ptr, uint64_t size, uint32_t flag\x00\x00" +
+	"aclrtFreeHost\x00acl\x00acl/acl_rt.h\x00host-mem\x00aclError\x00void* hostPtr\x00\x00" +
+	"aclrtFreeWithDevSync\x00acl\x00acl/acl_rt.h\x00memory\x00aclError\x00void* devPtr\x00\x00" +
+	"aclrtFreeHostWithDevSync\x00acl\x00acl/acl_rt.h\x00host-mem\x00aclError\x00void* hostPtr\x00\x00" +
+	"aclrtMemcpy\x00acl\x00acl/acl_rt.h\x00memcpy\x00aclError\x00void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind\x00\x00" +
+	"aclrtMemset\x00acl\x00acl/acl_rt.h\x00memcpy\x00aclError\x00void* devPtr, size_t maxCount, int32_t value, size_t count\x00\x00" +
+	"aclrtMemcpyAsync\x00acl\x00acl/acl_rt.h\x00memcpy\x00aclError\x00void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, aclrtStream stream\x00\x00" +
+	"aclrtMemsetD32\x00acl\x00acl/acl_rt.h\x00memcpy\x00aclError\x00void* ptr, size_t memSize, uint32_t value, size_t N\x00\x00" +
+	"aclrtMemsetD32Async\x00acl\x00acl/acl_rt.h\x00memcpy\x00aclError\x00void* ptr, size_t memSize, uint32_t value, size_t N, aclrtStream stream\x00\x00" +
+	"aclrtMemcpyAsyncWithCondition\x00acl\x00acl/acl_rt.h\x00memcpy\x00aclError\x00void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, aclrtStream stream\x00aclrtMemcpyAsyncWithCondition is deprecated, use aclrtMemcpyAsync instead\x00" +
+	"aclrtMemcpy2d\x00acl\x00acl/acl_rt.h\x00memcpy\x00aclError\x00void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind\x00\x00" +
+	"aclrtMemcpy2dAsync\x00acl\x00acl/acl_rt.h\x00memcpy\x00aclError\x00void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind, aclrtStream stream\x00\x00" +
+	"aclrtGetSymbolAddress\x00acl\x00acl/acl_rt.h\x00symbol\x00aclError\x00const void* symbol, void** devPtr\x00\x00" +
+	"aclrtGetSymbolSize\x00acl\x00acl/acl_rt.h\x00symbol\x00aclError\x00const void* symbol, size_t* size\x00\x00" +
+	"aclrtMemcpyFromSymbol\x00acl\x00acl/acl_rt.h\x00symbol\x00aclError\x00void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset, aclrtMemcpyKind kind\x00\x00" +
+	"aclrtMemcpyFromSymbolAsync\x00acl\x00acl/acl_rt.h\x00symbol\x00aclError\x00void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream\x00\x00" +
+	"aclrtMemcpyToSymbol\x00acl\x00acl/acl_rt.h\x00symbol\x00aclError\x00const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind\x00\x00" +
+	"aclrtMemcpyToSymbolAsync\x00acl\x00acl/acl_rt.h\x00symbol\x00aclError\x00const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream\x00\x00" +
+	"aclrtMemsetAsync\x00acl\x00acl/acl_rt.h\x00memcpy\x00aclError\x00void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream\x00\x00" +
+	"aclrtMemManagedAdvise\x00acl\x00acl/acl_rt.h\x00managed\x00aclError\x00const void* const ptr, uint64_t size, aclrtMemManagedAdviseType advise, aclrtMemManagedLocation location\x00\x00" +
+	"aclrtReserveMemAddress\x00acl\x00acl/acl_rt.h\x00vmm\x00aclError\x00void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags\x00\x00" +
+	"aclrtReleaseMemAddress\x00acl\x00acl/acl_rt.h\x00vmm\x00aclError\x00void* virPtr\x00\x00" +
+	"aclrtMallocPhysical\x00acl\x00acl/acl_rt.h\x00vmm\x00aclError\x00aclrtDrvMemHandle* handle, size_t size, const aclrtPhysicalMemProp* prop, uint64_t flags\x00\x00" +
+	"aclrtFreePhysical\x00acl\x00acl/acl_rt.h\x00vmm\x00aclError\x00aclrtDrvMemHandle handle\x00\x00" +
+	"aclrtMapMem\x00acl\x00acl/acl_rt.h\x00vmm\x00aclError\x00void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags\x00\x00" +
+	"aclrtUnmapMem\x00acl\x00acl/acl_rt.h\x00vmm\x00aclError\x00void* virPtr\x00\x00" +
+	"aclrtMemMapNoAccess\x00acl\x00acl/acl_rt.h\x00vmm\x00aclError\x00void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags\x00\x00" +
+	"aclrtCreateStreamConfigHandle\x00acl\x00acl/acl_rt.h\x00stream\x00aclrtStreamConfigHandle*\x00void\x00\x00" +
+	"aclrtDestroyStreamConfigHandle\x00acl\x00acl/acl_rt.h\x00stream\x00aclError\x00aclrtStreamConfigHandle* handle\x00\x00" +
+	"aclrtSetStreamConfigOpt\x00acl\x00acl/acl_rt.h\x00stream\x00aclError\x00aclrtStreamConfigHandle* handle, aclrtStreamConfigAttr attr, const void* attrValue, size_t valueSize\x00\x00" +
+	"aclrtCreateStream\x00acl\x00acl/acl_rt.h\x00stream\x00aclError\x00aclrtStream* stream\x00\x00" +
+	"aclrtCreateStreamV2\x00acl\x00acl/acl_rt.h\x00stream\x00aclError\x00aclrtStream* stream, const aclrtStreamConfigHandle* handle\x00\x00" +
+	"aclrtCreateStreamWithConfig\x00acl\x00acl/acl_rt.h\x00stream\x00aclError\x00aclrtStream* stream, uint32_t priority, uint32_t flag\x00\x00" +
+	"aclrtDestroyStream\x00acl\x00acl/acl_rt.h\x00stream\x00aclError\x00aclrtStream stream\x00\x00" +
+	"aclrtDestroyStreamForce\x00acl\x00acl/acl_rt.h\x00stream\x00aclError\x00aclrtStream stream\x00\x00" +
+	"aclrtSynchronizeStream\x00acl\x00acl/acl_rt.h\x00stream\x00aclError\x00aclrtStream stream\x00\x00" +
+	"aclrtSynchronizeStreamWithTimeout\x00acl\x00acl/acl_rt.h\x00stream\x00aclError\x00aclrtStream stream, int32_t timeout\x00\x00" +
+	"aclrtStreamQuery\x00acl\x00acl/acl_rt.h\x00stream\x00aclError\x00aclrtStream stream, aclrtStreamStatus* status\x00\x00" +
+	"aclrtStreamGetPriority\x00acl\x00acl/acl_rt.h\x00stream\x00aclError\x00aclrtStream stream, uint32_t* priority\x00\x00" +
+	"aclrtStreamGetFlags\x00acl\x00acl/acl_rt.h\x00stream\x00aclError\x00aclrtStream stream, uint32_t* flags\x00\x00" +
+	"aclrtStreamWaitEvent\x00acl\x00acl/acl_rt.h\x00event\x00aclError\x00aclrtStream stream, aclrtEvent event\x00\x00" +
+	"aclrtStreamWaitEventWithFlag\x00acl\x00acl/acl_rt.h\x00event\x00aclError\x00aclrtStream stream, aclrtEvent event, uint32_t timeout, uint32_t flag\x00\x00" +
+	"aclrtStreamWaitEventWithTimeout\x00acl\x00acl/acl_rt.h\x00event\x00aclError\x00aclrtStream stream, aclrtEvent event, int32_t timeout\x00\x00" +
+	"aclrtSetGroup\x00acl\x00acl/acl_rt.h\x00group\x00aclError\x00int32_t groupId\x00\x00" +
+	"aclrtGetGroupCount\x00acl\x00acl/acl_rt.h\x00group\x00aclError\x00uint32_t* count\x00\x00" +
+	"aclrtCreateGroupInfo\x00acl\x00acl/acl_rt.h\x00group\x00aclrtGroupInfo*\x00(empty)\x00\x00" +
+	"aclrtDestroyGroupInfo\x00acl\x00acl/acl_rt.h\x00group\x00aclError\x00aclrtGroupInfo* groupInfo\x00\x00" +
+	"aclrtGetAllGroupInfo\x00acl\x00acl/acl_rt.h\x00group\x00aclError\x00aclrtGroupInfo* groupInfo\x00\x00" +
+	"aclrtGetGroupInfoDetail\x00acl\x00acl/acl_rt.h\x00group\x00aclError\x00const aclrtGroupInfo* groupInfo, int32_t groupIndex, aclrtGroupAttr attr, void* attrValue, size_t valueLen, size_t* paramRetSize\x00\x00" +
+	"aclrtDeviceCanAccessPeer\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00int32_t* canAccessPeer, int32_t deviceId, int32_t peerDeviceId\x00\x00" +
+	"aclrtDeviceEnablePeerAccess\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00int32_t peerDeviceId, uint32_t flags\x00\x00" +
+	"aclrtDeviceDisablePeerAccess\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00int32_t peerDeviceId\x00\x00" +
+	"aclrtGetMemInfo\x00acl\x00acl/acl_rt.h\x00memory\x00aclError\x00aclrtMemAttr attr, size_t* free, size_t* total\x00\x00" +
+	"aclrtGetMemUsageInfo\x00acl\x00acl/acl_rt.h\x00memory\x00aclError\x00int32_t deviceId, aclrtMemUsageInfo* memUsageInfo, size_t inputNum, size_t* outputNum\x00\x00" +
+	"aclrtSetOpWaitTimeout\x00acl\x00acl/acl_rt.h\x00timeout\x00aclError\x00uint32_t timeout\x00\x00" +
+	"aclrtSetOpExecuteTimeOut\x00acl\x00acl/acl_rt.h\x00timeout\x00aclError\x00uint32_t timeout\x00\x00" +
+	"aclrtSetOpExecuteTimeOutWithMs\x00acl\x00acl/acl_rt.h\x00timeout\x00aclError\x00uint32_t timeout\x00\x00" +
+	"aclrtSetOpExecuteTimeOutV2\x00acl\x00acl/acl_rt.h\x00timeout\x00aclError\x00uint64_t timeout, uint64_t* actualTimeout\x00\x00" +
+	"aclrtGetOpTimeOutInterval\x00acl\x00acl/acl_rt.h\x00timeout\x00aclError\x00uint64_t* interval\x00\x00" +
+	"aclrtSetStreamOverflowSwitch\x00acl\x00acl/acl_rt.h\x00overflow\x00aclError\x00aclrtStream stream, uint32_t flag\x00\x00" +
+	"aclrtGetStreamOverflowSwitch\x00acl\x00acl/acl_rt.h\x00overflow\x00aclError\x00aclrtStream stream, uint32_t* flag\x00\x00" +
+	"aclrtSetDeviceSatMode\x00acl\x00acl/acl_rt.h\x00overflow\x00aclError\x00aclrtFloatOverflowMode mode\x00\x00" +
+	"aclrtGetDeviceSatMode\x00acl\x00acl/acl_rt.h\x00overflow\x00aclError\x00aclrtFloatOverflowMode* mode\x00\x00" +
+	"aclrtGetOverflowStatus\x00acl\x00acl/acl_rt.h\x00overflow\x00aclError\x00void* outputAddr, size_t outputSize, aclrtStream stream\x00\x00" +
+	"aclrtResetOverflowStatus\x00acl\x00acl/acl_rt.h\x00overflow\x00aclError\x00aclrtStream stream\x00\x00" +
+	"aclrtSubscribeHostFunc\x00acl\x00acl/acl_rt.h\x00callback\x00aclError\x00uint64_t hostFuncThreadId, aclrtStream exeStream\x00\x00" +
+	"aclrtProcessHostFunc\x00acl\x00acl/acl_rt.h\x00callback\x00aclError\x00int32_t timeout\x00\x00" +
+	"aclrtUnSubscribeHostFunc\x00acl\x00acl/acl_rt.h\x00callback\x00aclError\x00uint64_t hostFuncThreadId, aclrtStream exeStream\x00\x00" +
+	"aclrtQueryDeviceStatus\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00int32_t deviceId, aclrtDeviceStatus* deviceStatus\x00\x00" +
+	"aclrtCreateBinary\x00acl\x00acl/acl_rt.h\x00kernel\x00aclrtBinary\x00const void* data, size_t dataLen\x00\x00" +
+	"aclrtDestroyBinary\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00aclrtBinary binary\x00\x00" +
+	"aclrtBinaryLoad\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00const aclrtBinary binary, aclrtBinHandle* binHandle\x00\x00" +
+	"aclrtBinaryUnLoad\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00aclrtBinHandle binHandle\x00\x00" +
+	"aclrtBinaryGetFunction\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00const aclrtBinHandle binHandle, const char* kernelName, aclrtFuncHandle* funcHandle\x00\x00" +
+	"aclrtLaunchKernel\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtStream stream\x00\x00" +
+	"aclrtMemExportToShareableHandle\x00acl\x00acl/acl_rt.h\x00vmm-ipc\x00aclError\x00aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle\x00\x00" +
+	"aclrtMemExportToShareableHandleV2\x00acl\x00acl/acl_rt.h\x00vmm-ipc\x00aclError\x00aclrtDrvMemHandle handle, uint64_t flags, aclrtMemSharedHandleType shareType, void* shareableHandle\x00\x00" +
+	"aclrtMemImportFromShareableHandle\x00acl\x00acl/acl_rt.h\x00vmm-ipc\x00aclError\x00uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle* handle\x00\x00" +
+	"aclrtMemImportFromShareableHandleV2\x00acl\x00acl/acl_rt.h\x00vmm-ipc\x00aclError\x00void* shareableHandle, aclrtMemSharedHandleType shareType, uint64_t flags, aclrtDrvMemHandle* handle\x00\x00" +
+	"aclrtMemSetPidToShareableHandle\x00acl\x00acl/acl_rt.h\x00vmm-ipc\x00aclError\x00uint64_t shareableHandle, int32_t* pid, size_t pidNum\x00\x00" +
+	"aclrtMemSetPidToShareableHandleV2\x00acl\x00acl/acl_rt.h\x00vmm-ipc\x00aclError\x00void* shareableHandle, aclrtMemSharedHandleType shareType, int32_t* pid, size_t pidNum\x00\x00" +
+	"aclrtMemGetAllocationGranularity\x00acl\x00acl/acl_rt.h\x00vmm\x00aclError\x00aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option, size_t* granularity\x00\x00" +
+	"aclrtDeviceGetBareTgid\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00int32_t* pid\x00\x00" +
+	"aclrtCmoAsync\x00acl\x00acl/acl_rt.h\x00cmo\x00aclError\x00void* src, size_t size, aclrtCmoType cmoType, aclrtStream stream\x00\x00" +
+	"aclrtGetMemUceInfo\x00acl\x00acl/acl_rt.h\x00exception\x00aclError\x00int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize, size_t* retSize\x00\x00" +
+	"aclrtDeviceTaskAbort\x00acl\x00acl/acl_rt.h\x00exception\x00aclError\x00int32_t deviceId, uint32_t timeout\x00\x00" +
+	"aclrtMemUceRepair\x00acl\x00acl/acl_rt.h\x00exception\x00aclError\x00int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize\x00\x00" +
+	"aclrtStreamAbort\x00acl\x00acl/acl_rt.h\x00stream\x00aclError\x00aclrtStream stream\x00\x00" +
+	"aclrtBinaryLoadFromFile\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00const char* binPath, aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle\x00\x00" +
+	"aclrtBinaryGetDevAddress\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00const aclrtBinHandle binHandle, void** binAddr, size_t* binSize\x00\x00" +
+	"aclrtBinaryGetFunctionByEntry\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00aclrtBinHandle binHandle, uint64_t funcEntry, aclrtFuncHandle* funcHandle\x00\x00" +
+	"aclrtBinaryGetGlobal\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00aclrtBinHandle binHandle, const char* name, void** dptr, size_t* size\x00\x00" +
+	"aclrtGetFuncBySymbol\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00const void* symbol, aclrtFuncHandle* funcHandle\x00\x00" +
+	"aclrtGetFunctionAddr\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00aclrtFuncHandle funcHandle, void** aicAddr, void** aivAddr\x00\x00" +
+	"aclrtGetFunctionSize\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00aclrtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize\x00\x00" +
+	"aclrtGetMemcpyDescSize\x00acl\x00acl/acl_rt.h\x00memcpy\x00aclError\x00aclrtMemcpyKind kind, size_t* descSize\x00\x00" +
+	"aclrtSetMemcpyDesc\x00acl\x00acl/acl_rt.h\x00memcpy\x00aclError\x00void* desc, aclrtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, void* config\x00\x00" +
+	"aclrtMemcpyAsyncWithOffset\x00acl\x00acl/acl_rt.h\x00memcpy\x00aclError\x00void** dst, size_t destMax, size_t dstDataOffset, const void** src, size_t count, size_t srcDataOffset, aclrtMemcpyKind kind, aclrtStream stream\x00\x00" +
+	"aclrtMemcpyAsyncWithDesc\x00acl\x00acl/acl_rt.h\x00memcpy\x00aclError\x00void* desc, aclrtMemcpyKind kind, aclrtStream stream\x00\x00" +
+	"aclrtKernelArgsGetHandleMemSize\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00aclrtFuncHandle funcHandle, size_t* memSize\x00\x00" +
+	"aclrtKernelArgsGetMemSize\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00aclrtFuncHandle funcHandle, size_t userArgsSize, size_t* actualArgsSize\x00\x00" +
+	"aclrtKernelArgsInit\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00aclrtFuncHandle funcHandle, aclrtArgsHandle* argsHandle\x00\x00" +
+	"aclrtKernelArgsInitByUserMem\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00aclrtFuncHandle funcHandle, aclrtArgsHandle argsHandle, void* userHostMem, size_t actualArgsSize\x00\x00" +
+	"aclrtKernelArgsAppend\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00aclrtArgsHandle argsHandle, void* param, size_t paramSize, aclrtParamHandle* paramHandle\x00\x00" +
+	"aclrtKernelArgsAppendPlaceHolder\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00aclrtArgsHandle argsHandle, aclrtParamHandle* paramHandle\x00\x00" +
+	"aclrtKernelArgsGetPlaceHolderBuffer\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, size_t dataSize, void** bufferAddr\x00\x00" +
+	"aclrtKernelArgsParaUpdate\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, void* param, size_t paramSize\x00\x00" +
+	"aclrtLaunchKernelWithConfig\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, void* reserve\x00\x00" +
+	"aclmdlRITaskGetParams\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclmdlRITask task, aclmdlRITaskParams* params\x00\x00" +
+	"aclmdlRITaskSetParams\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclmdlRITask task, aclmdlRITaskParams* params\x00\x00" +
+	"aclmdlRIKernelTaskGetAttribute\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclmdlRITask task, aclrtLaunchKernelAttrId attrId, aclrtLaunchKernelAttrValue* attrValue\x00\x00" +
+	"aclmdlRIUpdate\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclmdlRI modelRI\x00\x00" +
+	"aclmdlRITaskDisable\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclmdlRITask task\x00\x00" +
+	"aclrtKernelArgsFinalize\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00aclrtArgsHandle argsHandle\x00\x00" +
+	"aclrtValueWrite\x00acl\x00acl/acl_rt.h\x00stream-mem-op\x00aclError\x00void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream\x00\x00" +
+	"aclrtValueWait\x00acl\x00acl/acl_rt.h\x00stream-mem-op\x00aclError\x00void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream\x00\x00" +
+	"aclrtGetStreamAvailableNum\x00acl\x00acl/acl_rt.h\x00stream\x00aclError\x00uint32_t* streamCount\x00\x00" +
+	"aclrtSetStreamAttribute\x00acl\x00acl/acl_rt.h\x00stream\x00aclError\x00aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value\x00\x00" +
+	"aclrtGetStreamAttribute\x00acl\x00acl/acl_rt.h\x00stream\x00aclError\x00aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value\x00\x00" +
+	"aclrtCreateNotify\x00acl\x00acl/acl_rt.h\x00notify\x00aclError\x00aclrtNotify* notify, uint64_t flag\x00\x00" +
+	"aclrtDestroyNotify\x00acl\x00acl/acl_rt.h\x00notify\x00aclError\x00aclrtNotify notify\x00\x00" +
+	"aclrtCntNotifyCreate\x00acl\x00acl/acl_rt.h\x00cntnotify\x00aclError\x00aclrtCntNotify* cntNotify, uint64_t flag\x00\x00" +
+	"aclrtCntNotifyDestroy\x00acl\x00acl/acl_rt.h\x00cntnotify\x00aclError\x00aclrtCntNotify cntNotify\x00\x00" +
+	"aclrtRecordNotify\x00acl\x00acl/acl_rt.h\x00notify\x00aclError\x00aclrtNotify notify, aclrtStream stream\x00\x00" +
+	"aclrtWaitAndResetNotify\x00acl\x00acl/acl_rt.h\x00notify\x00aclError\x00aclrtNotify notify, aclrtStream stream, uint32_t timeout\x00\x00" +
+	"aclrtGetNotifyId\x00acl\x00acl/acl_rt.h\x00notify\x00aclError\x00aclrtNotify notify, uint32_t* notifyId\x00\x00" +
+	"aclrtGetEventId\x00acl\x00acl/acl_rt.h\x00event\x00aclError\x00aclrtEvent event, uint32_t* eventId\x00\x00" +
+	"aclrtGetEventAvailNum\x00acl\x00acl/acl_rt.h\x00event\x00aclError\x00uint32_t* eventCount\x00\x00" +
+	"aclrtGetDeviceInfo\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00uint32_t deviceId, aclrtDevAttr attr, int64_t* value\x00\x00" +
+	"aclrtDeviceGetStreamPriorityRange\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00int32_t* leastPriority, int32_t* greatestPriority\x00\x00" +
+	"aclrtGetDeviceCapability\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00int32_t deviceId, aclrtDevFeatureType devFeatureType, int32_t* value\x00\x00" +
+	"aclrtDeviceGetUuid\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00int32_t deviceId, aclrtUuid* uuid\x00\x00" +
+	"aclrtDeviceSetLimit\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00aclrtDeviceLimit limit, size_t value\x00\x00" +
+	"aclrtDeviceGetLimit\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00aclrtDeviceLimit limit, size_t* value\x00\x00" +
+	"aclrtDeviceGetPCIBusId\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00int32_t deviceId, char *pciBusId, int32_t len\x00\x00" +
+	"aclrtDeviceGetByPCIBusId\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00const char *pciBusId, int32_t *deviceId\x00\x00" +
+	"aclrtDeviceGetHostAtomicCapabilities\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00uint32_t* capabilities, const aclrtAtomicOperation* operations, const uint32_t count, int32_t deviceId\x00\x00" +
+	"aclrtDeviceGetP2PAtomicCapabilities\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00uint32_t* capabilities, const aclrtAtomicOperation* operations, const uint32_t count, int32_t srcDeviceId, int32_t dstDeviceId\x00\x00" +
+	"aclrtCtxGetCurrentDefaultStream\x00acl\x00acl/acl_rt.h\x00context\x00aclError\x00aclrtStream* stream\x00\x00" +
+	"aclrtGetPrimaryCtxState\x00acl\x00acl/acl_rt.h\x00context\x00aclError\x00int32_t deviceId, uint32_t* flags, int32_t* active\x00\x00" +
+	"aclrtReduceAsync\x00acl\x00acl/acl_rt.h\x00exec\x00aclError\x00void* dst, const void* src, uint64_t count, aclrtReduceKind kind, aclDataType type, aclrtStream stream, void* reserve\x00\x00" +
+	"aclrtGetDeviceResLimit\x00acl\x00acl/acl_rt.h\x00res-limit\x00aclError\x00int32_t deviceId, aclrtDevResLimitType type, uint32_t* value\x00\x00" +
+	"aclrtSetDeviceResLimit\x00acl\x00acl/acl_rt.h\x00res-limit\x00aclError\x00int32_t deviceId, aclrtDevResLimitType type, uint32_t value\x00\x00" +
+	"aclrtResetDeviceResLimit\x00acl\x00acl/acl_rt.h\x00res-limit\x00aclError\x00int32_t deviceId\x00\x00" +
+	"aclrtGetStreamResLimit\x00acl\x00acl/acl_rt.h\x00res-limit\x00aclError\x00aclrtStream stream, aclrtDevResLimitType type, uint32_t* value\x00\x00" +
+	"aclrtSetStreamResLimit\x00acl\x00acl/acl_rt.h\x00res-limit\x00aclError\x00aclrtStream stream, aclrtDevResLimitType type, uint32_t value\x00\x00" +
+	"aclrtResetStreamResLimit\x00acl\x00acl/acl_rt.h\x00res-limit\x00aclError\x00aclrtStream stream\x00\x00" +
+	"aclrtUseStreamResInCurrentThread\x00acl\x00acl/acl_rt.h\x00res-limit\x00aclError\x00aclrtStream stream\x00\x00" +
+	"aclrtUnuseStreamResInCurrentThread\x00acl\x00acl/acl_rt.h\x00res-limit\x00aclError\x00aclrtStream stream\x00\x00" +
+	"aclrtGetResInCurrentThread\x00acl\x00acl/acl_rt.h\x00res-limit\x00aclError\x00aclrtDevResLimitType type, uint32_t* value\x00\x00" +
+	"aclrtCreateLabel\x00acl\x00acl/acl_rt.h\x00label\x00aclError\x00aclrtLabel* label\x00\x00" +
+	"aclrtSetLabel\x00acl\x00acl/acl_rt.h\x00label\x00aclError\x00aclrtLabel label, aclrtStream stream\x00\x00" +
+	"aclrtDestroyLabel\x00acl\x00acl/acl_rt.h\x00label\x00aclError\x00aclrtLabel label\x00\x00" +
+	"aclrtCreateLabelList\x00acl\x00acl/acl_rt.h\x00label\x00aclError\x00aclrtLabel* labels, size_t num, aclrtLabelList* labelList\x00\x00" +
+	"aclrtDestroyLabelList\x00acl\x00acl/acl_rt.h\x00label\x00aclError\x00aclrtLabelList labelList\x00\x00" +
+	"aclrtSwitchLabelByIndex\x00acl\x00acl/acl_rt.h\x00label\x00aclError\x00void* ptr, uint32_t maxValue, aclrtLabelList labelList, aclrtStream stream\x00\x00" +
+	"aclrtActiveStream\x00acl\x00acl/acl_rt.h\x00stream\x00aclError\x00aclrtStream activeStream, aclrtStream stream\x00\x00" +
+	"aclrtSwitchStream\x00acl\x00acl/acl_rt.h\x00stream\x00aclError\x00void* leftValue, aclrtCondition cond, void* rightValue, aclrtCompareDataType dataType, aclrtStream trueStream, aclrtStream falseStream, aclrtStream stream\x00\x00" +
+	"aclrtGetFunctionName\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00aclrtFuncHandle funcHandle, uint32_t maxLen, char* name\x00\x00" +
+	"aclrtGetBufFromChain\x00acl\x00acl/acl_rt.h\x00mbuf\x00aclError\x00aclrtMbuf headBuf, uint32_t index, aclrtMbuf* buf\x00\x00" +
+	"aclrtGetBufChainNum\x00acl\x00acl/acl_rt.h\x00mbuf\x00aclError\x00aclrtMbuf headBuf, uint32_t* num\x00\x00" +
+	"aclrtAppendBufChain\x00acl\x00acl/acl_rt.h\x00mbuf\x00aclError\x00aclrtMbuf headBuf, aclrtMbuf buf\x00\x00" +
+	"aclrtCopyBufRef\x00acl\x00acl/acl_rt.h\x00mbuf\x00aclError\x00const aclrtMbuf buf, aclrtMbuf* newBuf\x00\x00" +
+	"aclrtGetBufUserData\x00acl\x00acl/acl_rt.h\x00mbuf\x00aclError\x00const aclrtMbuf buf, void* dataPtr, size_t size, size_t offset\x00\x00" +
+	"aclrtSetBufUserData\x00acl\x00acl/acl_rt.h\x00mbuf\x00aclError\x00aclrtMbuf buf, const void* dataPtr, size_t size, size_t offset\x00\x00" +
+	"aclrtGetBufData\x00acl\x00acl/acl_rt.h\x00mbuf\x00aclError\x00const aclrtMbuf buf, void** dataPtr, size_t* size\x00\x00" +
+	"aclrtGetBufDataLen\x00acl\x00acl/acl_rt.h\x00mbuf\x00aclError\x00aclrtMbuf buf, size_t* len\x00\x00" +
+	"aclrtSetBufDataLen\x00acl\x00acl/acl_rt.h\x00mbuf\x00aclError\x00aclrtMbuf buf, size_t len\x00\x00" +
+	"aclrtFreeBuf\x00acl\x00acl/acl_rt.h\x00mbuf\x00aclError\x00aclrtMbuf buf\x00\x00" +
+	"aclrtAllocBuf\x00acl\x00acl/acl_rt.h\x00mbuf\x00aclError\x00aclrtMbuf* buf, size_t size\x00\x00" +
+	"aclrtBinaryLoadFromData\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00const void* data, size_t length, const aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle\x00\x00" +
+	"aclrtRegisterCpuFunc\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00const aclrtBinHandle handle, const char* funcName, const char* kernelName, aclrtFuncHandle* funcHandle\x00\x00" +
+	"aclrtCmoAsyncWithBarrier\x00acl\x00acl/acl_rt.h\x00cmo\x00aclError\x00void* src, size_t size, aclrtCmoType cmoType, uint32_t barrierId, aclrtStream stream\x00\x00" +
+	"aclrtCmoWaitBarrier\x00acl\x00acl/acl_rt.h\x00cmo\x00aclError\x00aclrtBarrierTaskInfo* taskInfo, aclrtStream stream, uint32_t flag\x00\x00" +
+	"aclrtGetDevicesTopo\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00uint32_t deviceId, uint32_t otherDeviceId, uint64_t* value\x00\x00" +
+	"aclrtMemcpyBatch\x00acl\x00acl/acl_rt.h\x00memcpy\x00aclError\x00void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex\x00\x00" +
+	"aclrtMemcpyBatchV2\x00acl\x00acl/acl_rt.h\x00memcpy\x00aclError\x00void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs\x00\x00" +
+	"aclrtMemcpyBatchAsync\x00acl\x00acl/acl_rt.h\x00memcpy\x00aclError\x00void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex, aclrtStream stream\x00\x00" +
+	"aclrtMemcpyBatchAsyncV2\x00acl\x00acl/acl_rt.h\x00memcpy\x00aclError\x00void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, aclrtStream stream\x00\x00" +
+	"aclrtIpcMemGetExportKey\x00acl\x00acl/acl_rt.h\x00ipc\x00aclError\x00void* devPtr, size_t size, char* key, size_t len, uint64_t flags\x00\x00" +
+	"aclrtIpcMemClose\x00acl\x00acl/acl_rt.h\x00ipc\x00aclError\x00const char* key\x00\x00" +
+	"aclrtIpcMemImportByKey\x00acl\x00acl/acl_rt.h\x00ipc\x00aclError\x00void** devPtr, const char* key, uint64_t flags\x00\x00" +
+	"aclrtIpcMemSetImportPid\x00acl\x00acl/acl_rt.h\x00ipc\x00aclError\x00const char* key, int32_t* pid, size_t num\x00\x00" +
+	"aclrtIpcMemSetAttr\x00acl\x00acl/acl_rt.h\x00ipc\x00aclError\x00const char* key, aclrtIpcMemAttrType type, uint64_t attr\x00\x00" +
+	"aclrtIpcMemImportPidInterServer\x00acl\x00acl/acl_rt.h\x00ipc\x00aclError\x00const char* key, aclrtServerPid* serverPids, size_t num\x00\x00" +
+	"aclrtNotifyBatchReset\x00acl\x00acl/acl_rt.h\x00notify\x00aclError\x00aclrtNotify* notifies, size_t num\x00\x00" +
+	"aclrtNotifyGetExportKey\x00acl\x00acl/acl_rt.h\x00ipc-notify\x00aclError\x00aclrtNotify notify, char* key, size_t len, uint64_t flags\x00\x00" +
+	"aclrtNotifyImportByKey\x00acl\x00acl/acl_rt.h\x00ipc-notify\x00aclError\x00aclrtNotify* notify, const char* key, uint64_t flags\x00\x00" +
+	"aclrtNotifySetImportPid\x00acl\x00acl/acl_rt.h\x00ipc-notify\x00aclError\x00aclrtNotify notify, int32_t* pid, size_t num\x00\x00" +
+	"aclrtNotifySetImportPidInterServer\x00acl\x00acl/acl_rt.h\x00ipc-notify\x00aclError\x00aclrtNotify notify, aclrtServerPid* serverPids, size_t num\x00\x00" +
+	"aclmdlRICaptureBegin\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclrtStream stream, aclmdlRICaptureMode mode\x00\x00" +
+	"aclmdlRICaptureGetInfo\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclrtStream stream, aclmdlRICaptureStatus* status, aclmdlRI* modelRI\x00\x00" +
+	"aclmdlRICaptureEnd\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclrtStream stream, aclmdlRI* modelRI\x00\x00" +
+	"aclmdlRIDebugPrint\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclmdlRI modelRI\x00aclmdlRIDebugPrint is deprecated, use aclmdlRIDebugJsonPrint instead\x00" +
+	"aclmdlRIDebugJsonPrint\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclmdlRI modelRI, const char* path, uint32_t flags\x00\x00" +
+	"aclmdlRICaptureThreadExchangeMode\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclmdlRICaptureMode* mode\x00\x00" +
+	"aclmdlRIExecuteAsync\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclmdlRI modelRI, aclrtStream stream\x00\x00" +
+	"aclmdlRIExecute\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclmdlRI modelRI, int32_t timeout\x00\x00" +
+	"aclmdlRIDestroy\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclmdlRI modelRI\x00\x00" +
+	"aclmdlRICaptureTaskGrpBegin\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclrtStream stream\x00\x00" +
+	"aclmdlRICaptureTaskGrpEnd\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclrtStream stream, aclrtTaskGrp* handle\x00\x00" +
+	"aclmdlRICaptureTaskUpdateBegin\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclrtStream stream, aclrtTaskGrp handle\x00\x00" +
+	"aclmdlRICaptureTaskUpdateEnd\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclrtStream stream\x00\x00" +
+	"aclmdlRIBuildBegin\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclmdlRI* modelRI, uint32_t flag\x00\x00" +
+	"aclmdlRIBindStream\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclmdlRI modelRI, aclrtStream stream, uint32_t flag\x00\x00" +
+	"aclmdlRIEndTask\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclmdlRI modelRI, aclrtStream stream\x00\x00" +
+	"aclmdlRIBuildEnd\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclmdlRI modelRI, void* reserve\x00\x00" +
+	"aclmdlRIUnbindStream\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclmdlRI modelRI, aclrtStream stream\x00\x00" +
+	"aclmdlRISetName\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclmdlRI modelRI, const char* name\x00\x00" +
+	"aclmdlRIGetName\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclmdlRI modelRI, uint32_t maxLen, char* name\x00\x00" +
+	"aclmdlRIGetId\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclmdlRI modelRI, uint32_t* modelRIId\x00\x00" +
+	"aclmdlRIDestroyRegisterCallback\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclmdlRI modelRI, aclrtCallback func, void* userData\x00\x00" +
+	"aclmdlRIDestroyUnregisterCallback\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclmdlRI modelRI, aclrtCallback func\x00\x00" +
+	"aclmdlInitDump\x00acl\x00acl/acl_rt.h\x00dump\x00aclError\x00(empty)\x00\x00" +
+	"aclmdlSetDump\x00acl\x00acl/acl_rt.h\x00dump\x00aclError\x00const char* dumpCfgPath\x00\x00" +
+	"aclmdlFinalizeDump\x00acl\x00acl/acl_rt.h\x00dump\x00aclError\x00(empty)\x00\x00" +
+	"aclmdlRIGetStreams\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclmdlRI modelRI, aclrtStream* streams, uint32_t* numStreams\x00\x00" +
+	"aclmdlRIGetTasksByStream\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclrtStream stream, aclmdlRITask* tasks, uint32_t* numTasks\x00\x00" +
+	"aclmdlRITaskGetType\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclmdlRITask task, aclmdlRITaskType* type\x00\x00" +
+	"aclmdlRITaskGetSeqId\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclmdlRITask task, uint32_t* id\x00\x00" +
+	"aclrtGetVersion\x00acl\x00acl/acl_rt.h\x00version\x00aclError\x00int32_t* majorVersion, int32_t* minorVersion, int32_t* patchVersion\x00aclrtGetVersion is deprecated, use aclSysGetVersion instead\x00" +
+	"aclInitCallbackRegister\x00acl\x00acl/acl_rt.h\x00init\x00aclError\x00aclRegisterCallbackType type, aclInitCallbackFunc cbFunc, void* userData\x00\x00" +
+	"aclInitCallbackUnRegister\x00acl\x00acl/acl_rt.h\x00init\x00aclError\x00aclRegisterCallbackType type, aclInitCallbackFunc cbFunc\x00\x00" +
+	"aclFinalizeCallbackRegister\x00acl\x00acl/acl_rt.h\x00init\x00aclError\x00aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc, void* userData\x00\x00" +
+	"aclFinalizeCallbackUnRegister\x00acl\x00acl/acl_rt.h\x00init\x00aclError\x00aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc\x00\x00" +
+	"aclrtCheckMemType\x00acl\x00acl/acl_rt.h\x00memory\x00aclError\x00void** addrList, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve\x00\x00" +
+	"aclrtGetLogicDevIdByUserDevId\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00const int32_t userDevid, int32_t* const logicDevId\x00\x00" +
+	"aclrtGetUserDevIdByLogicDevId\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00const int32_t logicDevId, int32_t* const userDevid\x00\x00" +
+	"aclrtGetLogicDevIdByPhyDevId\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00const int32_t phyDevId, int32_t* const logicDevId\x00\x00" +
+	"aclrtGetPhyDevIdByLogicDevId\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00const int32_t logicDevId, int32_t* const phyDevId\x00\x00" +
+	"aclrtGetUserDevIdByPhyDevId\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00const int32_t phyDevId, int32_t* const userDevId\x00\x00" +
+	"aclrtGetPhyDevIdByUserDevId\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00const int32_t userDevId, int32_t* const phyDevId\x00\x00" +
+	"aclrtProfTrace\x00acl\x00acl/acl_rt.h\x00misc\x00aclError\x00void* userdata, int32_t length, aclrtStream stream\x00\x00" +
+	"aclrtLaunchKernelV2\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtLaunchKernelCfg* cfg, aclrtStream stream\x00\x00" +
+	"aclrtLaunchKernelWithHostArgs\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void* hostArgs, size_t argsSize, aclrtPlaceHolderInfo* placeHolderArray, size_t placeHolderNum\x00\x00" +
+	"aclrtLaunchKernelWithArgsArray\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00void* func, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void** args\x00\x00" +
+	"aclrtLaunchSIMTKernelWithArgsArray\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00void* func, dim3 gridDim, dim3 blockDim, size_t dynUbufSize, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void** args\x00\x00" +
+	"aclrtLaunchSIMTKernelWithHostArgs\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00void* func, dim3 gridDim, dim3 blockDim, size_t dynUbufSize, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void* hostArgs, size_t argsSize, aclrtPlaceHolderInfo* placeHolderArray, size_t placeHolderNum\x00\x00" +
+	"aclrtCtxGetFloatOverflowAddr\x00acl\x00acl/acl_rt.h\x00overflow\x00aclError\x00void** overflowAddr\x00\x00" +
+	"aclrtGetFloatOverflowStatus\x00acl\x00acl/acl_rt.h\x00overflow\x00aclError\x00void* outputAddr, uint64_t outputSize, aclrtStream stream\x00\x00" +
+	"aclrtResetFloatOverflowStatus\x00acl\x00acl/acl_rt.h\x00overflow\x00aclError\x00aclrtStream stream\x00\x00" +
+	"aclrtNpuGetFloatOverFlowStatus\x00acl\x00acl/acl_rt.h\x00overflow\x00aclError\x00void* outputAddr, uint64_t outputSize, uint32_t checkMode, aclrtStream stream\x00\x00" +
+	"aclrtNpuClearFloatOverFlowStatus\x00acl\x00acl/acl_rt.h\x00overflow\x00aclError\x00uint32_t checkMode, aclrtStream stream\x00\x00" +
+	"aclrtLaunchHostFunc\x00acl\x00acl/acl_rt.h\x00callback\x00aclError\x00aclrtStream stream, aclrtHostFunc fn, void* args\x00\x00" +
+	"aclrtGetHardwareSyncAddr\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00void** addr\x00\x00" +
+	"aclrtRandomNumAsync\x00acl\x00acl/acl_rt.h\x00exec\x00aclError\x00const aclrtRandomNumTaskInfo* taskInfo, const aclrtStream stream, void* reserve\x00\x00" +
+	"aclrtRegStreamStateCallback\x00acl\x00acl/acl_rt.h\x00stream\x00aclError\x00const char* regName, aclrtStreamStateCallback callback, void* args\x00\x00" +
+	"aclrtRegDeviceStateCallback\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00const char* regName, aclrtDeviceStateCallback callback, void* args\x00\x00" +
+	"aclrtSetDeviceTaskAbortCallback\x00acl\x00acl/acl_rt.h\x00exception\x00aclError\x00const char* regName, aclrtDeviceTaskAbortCallback callback, void* args\x00\x00" +
+	"aclrtGetOpExecuteTimeout\x00acl\x00acl/acl_rt.h\x00timeout\x00aclError\x00uint32_t* const timeoutMs\x00\x00" +
+	"aclrtDevicePeerAccessStatus\x00acl\x00acl/acl_rt.h\x00device\x00aclError\x00int32_t deviceId, int32_t peerDeviceId, int32_t* status\x00\x00" +
+	"aclrtStreamStop\x00acl\x00acl/acl_rt.h\x00stream\x00aclError\x00aclrtStream stream\x00\x00" +
+	"aclrtTaskUpdateAsync\x00acl\x00acl/acl_rt.h\x00exec\x00aclError\x00aclrtStream taskStream, uint32_t taskId, aclrtTaskUpdateInfo* info, aclrtStream execStream\x00\x00" +
+	"aclrtCmoGetDescSize\x00acl\x00acl/acl_rt.h\x00cmo\x00aclError\x00size_t* size\x00\x00" +
+	"aclrtCmoSetDesc\x00acl\x00acl/acl_rt.h\x00cmo\x00aclError\x00void* cmoDesc, void* src, size_t size\x00\x00" +
+	"aclrtCmoAsyncWithDesc\x00acl\x00acl/acl_rt.h\x00cmo\x00aclError\x00void* cmoDesc, aclrtCmoType cmoType, aclrtStream stream, const void* reserve\x00\x00" +
+	"aclrtCheckArchCompatibility\x00acl\x00acl/acl_rt.h\x00misc\x00aclError\x00const char* socVersion, int32_t* canCompatible\x00\x00" +
+	"aclmdlRIAbort\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclmdlRI modelRI\x00\x00" +
+	"aclmdlRICondHandleCreate\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclmdlRI modelRI, uint32_t defaultLaunchValue, aclmdlRICondHandleFlag flag, aclmdlRICondHandle* handle\x00\x00" +
+	"aclmdlRICondHandleGetCondPtr\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclmdlRICondHandle handle, uint64_t** ptr\x00\x00" +
+	"aclmdlRIAddCondTask\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags\x00\x00" +
+	"aclmdlRICaptureToModelRIBegin\x00acl\x00acl/acl_rt.h\x00capture\x00aclError\x00aclrtStream stream, aclmdlRI modelRI, aclmdlRICaptureMode mode\x00\x00" +
+	"aclrtCntNotifyRecord\x00acl\x00acl/acl_rt.h\x00cntnotify\x00aclError\x00aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyRecordInfo* info\x00\x00" +
+	"aclrtCntNotifyWaitWithTimeout\x00acl\x00acl/acl_rt.h\x00cntnotify\x00aclError\x00aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyWaitInfo* info\x00\x00" +
+	"aclrtCntNotifyReset\x00acl\x00acl/acl_rt.h\x00cntnotify\x00aclError\x00aclrtCntNotify cntNotify, aclrtStream stream\x00\x00" +
+	"aclrtCntNotifyGetId\x00acl\x00acl/acl_rt.h\x00cntnotify\x00aclError\x00aclrtCntNotify cntNotify, uint32_t* notifyId\x00\x00" +
+	"aclrtPersistentTaskClean\x00acl\x00acl/acl_rt.h\x00stream\x00aclError\x00aclrtStream stream\x00\x00" +
+	"aclrtGetErrorVerbose\x00acl\x00acl/acl_rt.h\x00exception\x00aclError\x00int32_t deviceId, aclrtErrorInfo* errorInfo\x00\x00" +
+	"aclrtRepairError\x00acl\x00acl/acl_rt.h\x00exception\x00aclError\x00int32_t deviceId, const aclrtErrorInfo* errorInfo\x00\x00" +
+	"aclrtMemSetAccess\x00acl\x00acl/acl_rt.h\x00vmm\x00aclError\x00void* virPtr, size_t size, aclrtMemAccessDesc* desc, size_t count\x00\x00" +
+	"aclrtMemGetAccess\x00acl\x00acl/acl_rt.h\x00vmm\x00aclError\x00void* virPtr, aclrtMemLocation* location, uint64_t* flag\x00\x00" +
+	"aclrtSnapShotProcessLock\x00acl\x00acl/acl_rt.h\x00snapshot\x00aclError\x00int pid, void* reserve\x00\x00" +
+	"aclrtSnapShotProcessUnlock\x00acl\x00acl/acl_rt.h\x00snapshot\x00aclError\x00int pid, void* reserve\x00\x00" +
+	"aclrtSnapShotProcessBackup\x00acl\x00acl/acl_rt.h\x00snapshot\x00aclError\x00int pid, aclrtSnapShotBackupArgs* args\x00\x00" +
+	"aclrtSnapShotProcessRestore\x00acl\x00acl/acl_rt.h\x00snapshot\x00aclError\x00int pid, aclrtSnapShotRestoreArgs* args\x00\x00" +
+	"aclrtSnapShotCallbackRegister\x00acl\x00acl/acl_rt.h\x00snapshot\x00aclError\x00aclrtSnapShotStage stage, aclrtSnapShotCallBack callback, void* args\x00\x00" +
+	"aclrtSnapShotCallbackUnregister\x00acl\x00acl/acl_rt.h\x00snapshot\x00aclError\x00aclrtSnapShotStage stage, aclrtSnapShotCallBack callback\x00\x00" +
+	"aclrtCacheLastTaskOpInfo\x00acl\x00acl/acl_rt.h\x00misc\x00aclError\x00const void* const infoPtr, const size_t infoSize\x00\x00" +
+	"aclrtCacheLastTaskExtendInfo\x00acl\x00acl/acl_rt.h\x00misc\x00aclError\x00const char* const extendInfoPtr, const size_t infoSize\x00\x00" +
+	"aclrtGetFunctionAttribute\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00aclrtFuncHandle funcHandle, aclrtFuncAttribute attrType, int64_t* attrValue\x00\x00" +
+	"aclrtFunctionGetBinary\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00const aclrtFuncHandle funcHandle, aclrtBinHandle* binHandle\x00\x00" +
+	"aclrtFunctionGetParamCount\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00const void* func, size_t* paramCount\x00\x00" +
+	"aclrtFunctionGetParamInfo\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize\x00\x00" +
+	"aclrtFunctionGetAvailDynUbufPerBlock\x00acl\x00acl/acl_rt.h\x00kernel\x00aclError\x00void* func, uint32_t flags, size_t* dynamicUbufSize\x00\x00" +
+	"aclrtIpcGetEventHandle\x00acl\x00acl/acl_rt.h\x00ipc-event\x00aclError\x00aclrtEvent event, aclrtIpcEventHandle* handle\x00\x00" +
+	"aclrtIpcOpenEventHandle\x00acl\x00acl/acl_rt.h\x00ipc-event\x00aclError\x00aclrtIpcEventHandle handle, aclrtEvent* event\x00\x00" +
+	"aclrtMemRetainAllocationHandle\x00acl\x00acl/acl_rt.h\x00vmm\x00aclError\x00void* virPtr, aclrtDrvMemHandle* handle\x00\x00" +
+	"aclrtMemGetAllocationPropertiesFromHandle\x00acl\x00acl/acl_rt.h\x00vmm\x00aclError\x00aclrtDrvMemHandle handle, aclrtPhysicalMemProp* prop\x00\x00" +
+	"aclrtReserveMemAddressNoUCMemory\x00acl\x00acl/acl_rt.h\x00vmm\x00aclError\x00void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags\x00\x00" +
+	"aclrtMemGetAddressRange\x00acl\x00acl/acl_rt.h\x00vmm\x00aclError\x00void* ptr, void** pbase, size_t* psize\x00\x00" +
+	"aclrtMemP2PMap\x00acl\x00acl/acl_rt.h\x00managed\x00aclError\x00void* devPtr, size_t size, int32_t dstDevId, uint64_t flags\x00\x00" +
+	"aclrtMemManagedPrefetchAsync\x00acl\x00acl/acl_rt.h\x00managed\x00aclError\x00const void* ptr, size_t size, aclrtMemManagedLocation location, uint32_t flags, aclrtStream stream\x00\x00" +
+	"aclrtMemManagedPrefetchBatchAsync\x00acl\x00acl/acl_rt.h\x00managed\x00aclError\x00const void** ptrs, size_t* sizes, size_t count, aclrtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, aclrtStream stream\x00\x00" +
+	"aclrtMemMapSelectedLink\x00acl\x00acl/acl_rt.h\x00vmm\x00aclError\x00void* virPtrDst, size_t size, void* virPtrSrc, uint32_t linkIdx\x00\x00" +
+	"aclrtDeviceL2CacheFlush\x00acl\x00acl/acl_rt.h\x00cmo\x00aclError\x00void* rsv\x00\x00" +
+	"aclrtMemMapSetLink\x00acl\x00acl/acl_rt.h\x00vmm\x00aclError\x00aclrtDrvMemHandle handle, aclrtMemLinkType adviceLink\x00\x00" +
+	"aclrtAllocatorCreateDesc\x00acl\x00acl/acl_rt_allocator.h\x00allocator\x00aclrtAllocatorDesc\x00(empty)\x00\x00" +
+	"aclrtAllocatorDestroyDesc\x00acl\x00acl/acl_rt_allocator.h\x00allocator\x00aclError\x00aclrtAllocatorDesc allocatorDesc\x00\x00" +
+	"aclrtAllocatorSetObjToDesc\x00acl\x00acl/acl_rt_allocator.h\x00allocator\x00aclError\x00aclrtAllocatorDesc allocatorDesc, aclrtAllocator allocator\x00\x00" +
+	"aclrtAllocatorSetAllocFuncToDesc\x00acl\x00acl/acl_rt_allocator.h\x00allocator\x00aclError\x00aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocFunc func\x00\x00" +
+	"aclrtAllocatorSetFreeFuncToDesc\x00acl\x00acl/acl_rt_allocator.h\x00allocator\x00aclError\x00aclrtAllocatorDesc allocatorDesc, aclrtAllocatorFreeFunc func\x00\x00" +
+	"aclrtAllocatorSetAllocAdviseFuncToDesc\x00acl\x00acl/acl_rt_allocator.h\x00allocator\x00aclError\x00aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocAdviseFunc func\x00\x00" +
+	"aclrtAllocatorSetGetAddrFromBlockFuncToDesc\x00acl\x00acl/acl_rt_allocator.h\x00allocator\x00aclError\x00aclrtAllocatorDesc allocatorDesc, aclrtAllocatorGetAddrFromBlockFunc func\x00\x00" +
+	"aclrtAllocatorRegister\x00acl\x00acl/acl_rt_allocator.h\x00allocator\x00aclError\x00aclrtStream stream, aclrtAllocatorDesc allocatorDesc\x00\x00" +
+	"aclrtAllocatorGetByStream\x00acl\x00acl/acl_rt_allocator.h\x00allocator\x00aclError\x00aclrtStream stream, aclrtAllocatorDesc* allocatorDesc, aclrtAllocator* allocator, aclrtAllocatorAllocFunc* allocFunc, aclrtAllocatorFreeFunc* freeFunc, aclrtAllocatorAllocAdviseFunc* allocAdviseFunc, aclrtAllocatorGetAddrFromBlockFunc* getAddrFromBlockFunc\x00\x00" +
+	"aclrtAllocatorUnregister\x00acl\x00acl/acl_rt_allocator.h\x00allocator\x00aclError\x00aclrtStream stream\x00\x00" +
+	"aclrtMemPoolCreate\x00acl\x00acl/acl_rt_memory_soma.h\x00mempool\x00aclError\x00aclrtMemPool* memPool, const aclrtMemPoolProps* poolProps\x00\x00" +
+	"aclrtMemPoolDestroy\x00acl\x00acl/acl_rt_memory_soma.h\x00mempool\x00aclError\x00const aclrtMemPool memPool\x00\x00" +
+	"aclrtMemPoolSetAttr\x00acl\x00acl/acl_rt_memory_soma.h\x00mempool\x00aclError\x00aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value\x00\x00" +
+	"aclrtMemPoolGetAttr\x00acl\x00acl/acl_rt_memory_soma.h\x00mempool\x00aclError\x00aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value\x00\x00" +
+	"aclrtMemPoolMallocAsync\x00acl\x00acl/acl_rt_memory_soma.h\x00mempool\x00aclError\x00void** ptr, size_t size, aclrtMemPool memPool, aclrtStream stream\x00\x00" +
+	"aclrtMemPoolFreeAsync\x00acl\x00acl/acl_rt_memory_soma.h\x00mempool\x00aclError\x00void* ptr, aclrtStream stream\x00\x00" +
+	"aclrtMemPoolTrimTo\x00acl\x00acl/acl_rt_memory_soma.h\x00mempool\x00aclError\x00aclrtMemPool memPool, size_t minBytesToKeep\x00\x00" +
+	"aclprofInit\x00acl\x00acl/acl_prof.h\x00prof\x00aclError\x00const char *profilerResultPath, size_t length\x00\x00" +
+	"aclprofFinalize\x00acl\x00acl/acl_prof.h\x00prof\x00aclError\x00void\x00\x00" +
+	"aclprofSetConfig\x00acl\x00acl/acl_prof.h\x00prof\x00aclError\x00aclprofConfigType configType, const char *config, size_t configLength\x00\x00" +
+	"aclprofCreateConfig\x00acl\x00acl/acl_prof.h\x00prof\x00aclprofConfig *\x00uint32_t *deviceIdList, uint32_t deviceNums, aclprofAicoreMetrics aicoreMetrics, const aclprofAicoreEvents *aicoreEvents, uint64_t dataTypeConfig\x00\x00" +
+	"aclprofDestroyConfig\x00acl\x00acl/acl_prof.h\x00prof\x00aclError\x00const aclprofConfig *profilerConfig\x00\x00" +
+	"aclprofStart\x00acl\x00acl/acl_prof.h\x00prof\x00aclError\x00const aclprofConfig *profilerConfig\x00\x00" +
+	"aclprofStop\x00acl\x00acl/acl_prof.h\x00prof\x00aclError\x00const aclprofConfig *profilerConfig\x00\x00" +
+	"aclprofCreateSubscribeConfig\x00acl\x00acl/acl_prof.h\x00prof\x00aclprofSubscribeConfig *\x00int8_t timeInfoSwitch, aclprofAicoreMetrics aicoreMetrics, void *fd\x00\x00" +
+	"aclprofDestroySubscribeConfig\x00acl\x00acl/acl_prof.h\x00prof\x00aclError\x00const aclprofSubscribeConfig *profSubscribeConfig\x00\x00" +
+	"aclprofModelSubscribe\x00acl\x00acl/acl_prof.h\x00prof\x00aclError\x00uint32_t modelId, const aclprofSubscribeConfig *profSubscribeConfig\x00\x00" +
+	"aclprofModelUnSubscribe\x00acl\x00acl/acl_prof.h\x00prof\x00aclError\x00uint32_t modelId\x00\x00" +
+	"aclprofGetOpDescSize\x00acl\x00acl/acl_prof.h\x00prof\x00aclError\x00size_t *opDescSize\x00\x00" +
+	"aclprofGetOpNum\x00acl\x00acl/acl_prof.h\x00prof\x00aclError\x00const void *opInfo, size_t opInfoLen, uint32_t *opNumber\x00\x00" +
+	"aclprofGetOpTypeLen\x00acl\x00acl/acl_prof.h\x00prof\x00aclError\x00const void *opInfo, size_t opInfoLen, uint32_t index, size_t *opTypeLen\x00\x00" +
+	"aclprofGetOpType\x00acl\x00acl/acl_prof.h\x00prof\x00aclError\x00const void *opInfo, size_t opInfoLen, uint32_t index, char *opType, size_t opTypeLen\x00\x00" +
+	"aclprofGetOpNameLen\x00acl\x00acl/acl_prof.h\x00prof\x00aclError\x00const void *opInfo, size_t opInfoLen, uint32_t index, size_t *opNameLen\x00\x00" +
+	"aclprofGetOpName\x00acl\x00acl/acl_prof.h\x00prof\x00aclError\x00const void *opInfo, size_t opInfoLen, uint32_t index, char *opName, size_t opNameLen\x00\x00" +
+	"aclprofGetOpStart\x00acl\x00acl/acl_prof.h\x00prof\x00uint64_t\x00const void *opInfo, size_t opInfoLen, uint32_t index\x00\x00" +
+	"aclprofGetOpEnd\x00acl\x00acl/acl_prof.h\x00prof\x00uint64_t\x00const void *opInfo, size_t opInfoLen, uint32_t index\x00\x00" +
+	"aclprofGetOpDuration\x00acl\x00acl/acl_prof.h\x00prof\x00uint64_t\x00const void *opInfo, size_t opInfoLen, uint32_t index\x00\x00" +
+	"aclprofGetModelId\x00acl\x00acl/acl_prof.h\x00prof\x00size_t\x00const void *opInfo, size_t opInfoLen, uint32_t index\x00\x00" +
+	"aclprofGetOpFlag\x00acl\x00acl/acl_prof.h\x00prof\x00aclprofSubscribeOpFlag\x00const void *opInfo, size_t opInfoLen, uint32_t index\x00\x00" +
+	"aclprofGetOpAttriValue\x00acl\x00acl/acl_prof.h\x00prof\x00const char *\x00const void *opInfo, size_t opInfoLen, uint32_t index, aclprofSubscribeOpAttri attri\x00\x00" +
+	"aclprofCreateStepInfo\x00acl\x00acl/acl_prof.h\x00prof\x00aclprofStepInfo *\x00void\x00\x00" +
+	"aclprofDestroyStepInfo\x00acl\x00acl/acl_prof.h\x00prof\x00void\x00aclprofStepInfo *stepinfo\x00\x00" +
+	"aclprofGetStepTimestamp\x00acl\x00acl/acl_prof.h\x00prof\x00aclError\x00aclprofStepInfo *stepInfo, aclprofStepTag tag, aclrtStream stream\x00\x00" +
+	"aclprofCreateStamp\x00acl\x00acl/acl_prof.h\x00prof\x00void *\x00void\x00\x00" +
+	"aclprofDestroyStamp\x00acl\x00acl/acl_prof.h\x00prof\x00void\x00void *stamp\x00\x00" +
+	"aclprofSetStampTraceMessage\x00acl\x00acl/acl_prof.h\x00prof\x00aclError\x00void *stamp, const char *msg, uint32_t msgLen\x00\x00" +
+	"aclprofMark\x00acl\x00acl/acl_prof.h\x00prof\x00aclError\x00void *stamp\x00\x00" +
+	"aclprofMarkEx\x00acl\x00acl/acl_prof.h\x00prof\x00aclError\x00const char *msg, size_t msgLen, aclrtStream stream\x00\x00" +
+	"aclprofPush\x00acl\x00acl/acl_prof.h\x00prof\x00aclError\x00void *stamp\x00\x00" +
+	"aclprofPop\x00acl\x00acl/acl_prof.h\x00prof\x00aclError\x00void\x00\x00" +
+	"aclprofRangeStart\x00acl\x00acl/acl_prof.h\x00prof\x00aclError\x00void *stamp, uint32_t *rangeId\x00\x00" +
+	"aclprofRangeStop\x00acl\x00acl/acl_prof.h\x00prof\x00aclError\x00uint32_t rangeId\x00\x00" +
+	"aclprofStr2Id\x00acl\x00acl/acl_prof.h\x00prof\x00uint64_t\x00const char *message\x00\x00" +
+	"aclprofRangePushEx\x00acl\x00acl/acl_prof.h\x00prof\x00aclError\x00aclprofEventAttributes *attr\x00\x00" +
+	"aclprofRangePop\x00acl\x00acl/acl_prof.h\x00prof\x00aclError\x00void\x00\x00" +
+	"mstxMarkA\x00acl\x00mstx/ms_tools_ext.h\x00mstx\x00void\x00const char *message, aclrtStream stream\x00\x00" +
+	"mstxRangeStartA\x00acl\x00mstx/ms_tools_ext.h\x00mstx\x00mstxRangeId\x00const char *message, aclrtStream stream\x00\x00" +
+	"mstxRangeEnd\x00acl\x00mstx/ms_tools_ext.h\x00mstx\x00void\x00mstxRangeId id\x00\x00" +
+	"mstxDomainCreateA\x00acl\x00mstx/ms_tools_ext.h\x00mstx\x00mstxDomainHandle_t\x00const char *name\x00\x00" +
+	"mstxDomainDestroy\x00acl\x00mstx/ms_tools_ext.h\x00mstx\x00void\x00mstxDomainHandle_t domain\x00\x00" +
+	"mstxDomainMarkA\x00acl\x00mstx/ms_tools_ext.h\x00mstx\x00void\x00mstxDomainHandle_t domain, const char *message, aclrtStream stream\x00\x00" +
+	"mstxDomainRangeStartA\x00acl\x00mstx/ms_tools_ext.h\x00mstx\x00mstxRangeId\x00mstxDomainHandle_t domain, const char *message, aclrtStream stream\x00\x00" +
+	"mstxDomainRangeEnd\x00acl\x00mstx/ms_tools_ext.h\x00mstx\x00void\x00mstxDomainHandle_t domain, mstxRangeId id\x00\x00" +
+	"mstxGetToolId\x00acl\x00mstx/ms_tools_ext.h\x00mstx\x00void\x00uint64_t *id\x00\x00" +
+	"mstxMemHeapRegister\x00acl\x00mstx/ms_tools_ext_mem.h\x00mstx\x00mstxMemHeapHandle_t\x00mstxDomainHandle_t domain, const mstxMemHeapDesc_t *desc\x00\x00" +
+	"mstxMemHeapUnregister\x00acl\x00mstx/ms_tools_ext_mem.h\x00mstx\x00void\x00mstxDomainHandle_t domain, mstxMemHeapHandle_t heap\x00\x00" +
+	"mstxMemRegionsRegister\x00acl\x00mstx/ms_tools_ext_mem.h\x00mstx\x00void\x00mstxDomainHandle_t domain, const mstxMemRegionsRegisterBatch_t *desc\x00\x00" +
+	"mstxMemRegionsUnregister\x00acl\x00mstx/ms_tools_ext_mem.h\x00mstx\x00void\x00mstxDomainHandle_t domain, const mstxMemRegionsUnregisterBatch_t *desc\x00\x00" +
+	"mstxMemPermissionsAssign\x00acl\x00mstx/ms_tools_ext_mem.h\x00mstx\x00void\x00mstxDomainHandle_t domain, const mstxMemPermissionsAssignBatch_t *desc\x00\x00" +
+	"halMemAlloc\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00void **pp, unsigned long long size, unsigned long long flag\x00\x00" +
+	"halMemFree\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00void *pp\x00\x00" +
+	"halMemAdvise\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00DVdeviceptr ptr, size_t count, unsigned int type, DVdevice device\x00\x00" +
+	"drvMemPrefetchToDevice\x00hal\x00ascend_hal_base.h\x00mem\x00DVresult\x00DVdeviceptr dev_ptr, size_t len, DVdevice device\x00\x00" +
+	"halMemGetInfo\x00hal\x00ascend_hal_base.h\x00mem\x00DVresult\x00DVdevice device, unsigned int type, struct MemInfo *info\x00\x00" +
+	"halMemGetInfoEx\x00hal\x00ascend_hal_base.h\x00mem\x00DVresult\x00DVdevice device, unsigned int type, struct MemInfo *info\x00\x00" +
+	"halMemCtl\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00int type, void *param_value, size_t param_value_size, void *out_value, size_t *out_size_ret\x00\x00" +
+	"drvMemcpy\x00hal\x00ascend_hal_base.h\x00mem\x00DVresult\x00DVdeviceptr dst, size_t dest_max, DVdeviceptr src, size_t byte_count\x00\x00" +
+	"halMemcpy\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00void *dst, size_t dst_size, void *src, size_t count, struct memcpy_info *info\x00\x00" +
+	"halMemcpy2D\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00struct MEMCPY2D *p_copy\x00\x00" +
+	"halSdmaCopy\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00DVdeviceptr dst, size_t dst_size, DVdeviceptr src, size_t len\x00\x00" +
+	"drvMemsetD8\x00hal\x00ascend_hal_base.h\x00mem\x00DVresult\x00DVdeviceptr dst, size_t destMax, UINT8 value, size_t num\x00\x00" +
+	"drvMemGetAttribute\x00hal\x00ascend_hal_base.h\x00mem\x00DVresult\x00DVdeviceptr vptr, struct DVattribute *attr\x00\x00" +
+	"halMemGetAddressRange\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00DVdeviceptr ptr, DVdeviceptr *pbase, size_t *psize\x00\x00" +
+	"halMemAddressReserve\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00void **ptr, size_t size, size_t alignment, void *addr, uint64_t flag\x00\x00" +
+	"halMemAddressFree\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00void *ptr\x00\x00" +
+	"halMemCreate\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00drv_mem_handle_t **handle, size_t size, const struct drv_mem_prop *prop, uint64_t flag\x00\x00" +
+	"halMemRelease\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00drv_mem_handle_t *handle\x00\x00" +
+	"halMemRetainAllocationHandle\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00drv_mem_handle_t **handle, void *ptr\x00\x00" +
+	"halMemMap\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00void *ptr, size_t size, size_t offset, drv_mem_handle_t *handle, uint64_t flag\x00\x00" +
+	"halMemUnmap\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00void *ptr\x00\x00" +
+	"halMemSetAccess\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00void *ptr, size_t size, struct drv_mem_access_desc *desc, size_t count\x00\x00" +
+	"halMemGetAccess\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00void *ptr, struct drv_mem_location *location, uint64_t *flags\x00\x00" +
+	"halMemGetAllocationGranularity\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00const struct drv_mem_prop *prop, drv_mem_granularity_options option, size_t *granularity\x00\x00" +
+	"halMemGetAllocationPropertiesFromHandle\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00struct drv_mem_prop *prop, drv_mem_handle_t *handle\x00\x00" +
+	"halMemExportToShareableHandle\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00drv_mem_handle_t *handle, drv_mem_handle_type handle_type, uint64_t flags, uint64_t *shareable_handle\x00\x00" +
+	"halMemExportToShareableHandleV2\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00drv_mem_handle_t *handle, drv_mem_handle_type handle_type, uint64_t flags, struct MemShareHandle *share_handle\x00\x00" +
+	"halMemImportFromShareableHandle\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00uint64_t shareable_handle, uint32_t devid, drv_mem_handle_t **handle\x00\x00" +
+	"halMemImportFromShareableHandleV2\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00drv_mem_handle_type handle_type, struct MemShareHandle *share_handle, uint32_t devid, drv_mem_handle_t **handle\x00\x00" +
+	"halMemSetPidToShareableHandle\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00uint64_t shareable_handle, int pid[], uint32_t pid_num\x00\x00" +
+	"halShmemCreateHandle\x00hal\x00ascend_hal_base.h\x00mem\x00DVresult\x00DVdeviceptr vptr, size_t byte_count, char *name, uint32_t name_len\x00\x00" +
+	"halShmemDestroyHandle\x00hal\x00ascend_hal_base.h\x00mem\x00DVresult\x00const char *name\x00\x00" +
+	"halShmemSetPidHandle\x00hal\x00ascend_hal_base.h\x00mem\x00DVresult\x00const char *name, int pid[], int num\x00\x00" +
+	"halShmemOpenHandle\x00hal\x00ascend_hal_base.h\x00mem\x00DVresult\x00const char *name, DVdeviceptr *vptr\x00\x00" +
+	"halShmemOpenHandleByDevId\x00hal\x00ascend_hal_base.h\x00mem\x00DVresult\x00DVdevice dev_id, const char *name, DVdeviceptr *vptr\x00\x00" +
+	"halShmemCloseHandle\x00hal\x00ascend_hal_base.h\x00mem\x00DVresult\x00DVdeviceptr vptr\x00\x00" +
+	"halShmemSetAttribute\x00hal\x00ascend_hal_base.h\x00mem\x00DVresult\x00const char *name, uint32_t type, uint64_t attr\x00\x00" +
+	"halShmemGetAttribute\x00hal\x00ascend_hal_base.h\x00mem\x00DVresult\x00const char *name, enum ShmemAttrType type, uint64_t *attr\x00\x00" +
+	"halMemAgentOpen\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00uint32_t devid, uint32_t flag\x00\x00" +
+	"halMemAgentClose\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00uint32_t devid, uint32_t flag\x00\x00" +
+	"halHostRegister\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00void *src_ptr, UINT64 size, UINT32 flag, UINT32 devid, void **dst_ptr\x00\x00" +
+	"halHostUnregister\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00void *src_ptr, UINT32 devid\x00\x00" +
+	"halHostUnregisterEx\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00void *src_ptr, UINT32 devid, UINT32 flag\x00\x00" +
+	"halMemHostGetDevPointer\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00void *src_ptr, uint32_t devid, void **dst_ptr\x00\x00" +
+	"halHostRegisterCapabilities\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00uint32_t devid, uint32_t acc_module_type, uint32_t *mem_map_cap\x00\x00" +
+	"halMemManagedAdvise\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00DVdeviceptr ptr, size_t size, uint32_t advise, struct drv_uvm_location location\x00\x00" +
+	"halMemManagedPrefetch\x00hal\x00ascend_hal_base.h\x00mem\x00DVresult\x00DVdeviceptr ptr, size_t size, struct drv_uvm_location location, unsigned int flags\x00\x00" +
+	"halMemManagedPrefetchBatch\x00hal\x00ascend_hal_base.h\x00mem\x00DVresult\x00DVdeviceptr *ptrs, size_t *sizes, size_t count, struct drv_uvm_location *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags\x00\x00" +
+	"halGetMemUsageInfo\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00uint32_t dev_id, struct mem_module_usage *mem_usage, size_t in_num, size_t *out_num\x00\x00" +
+	"halSetMemSharing\x00hal\x00ascend_hal_base.h\x00mem\x00drvError_t\x00struct drvMemSharingPara *para\x00\x00" +
+	"drvGetDevNum\x00hal\x00ascend_hal_base.h\x00device\x00drvError_t\x00uint32_t *num_dev\x00\x00" +
+	"drvGetDevIDs\x00hal\x00ascend_hal_base.h\x00device\x00drvError_t\x00uint32_t *devices, uint32_t len\x00\x00" +
+	"drvGetDeviceLocalIDs\x00hal\x00ascend_hal_base.h\x00device\x00drvError_t\x00uint32_t *devices, uint32_t len\x00\x00" +
+	"drvDeviceGetPhyIdByIndex\x00hal\x00ascend_hal_base.h\x00device\x00drvError_t\x00uint32_t devIndex, uint32_t *phyId\x00\x00" +
+	"drvDeviceGetIndexByPhyId\x00hal\x00ascend_hal_base.h\x00device\x00drvError_t\x00uint32_t phyId, uint32_t *devIndex\x00\x00" +
+	"drvGetPlatformInfo\x00hal\x00ascend_hal_base.h\x00device\x00drvError_t\x00uint32_t *info\x00\x00" +
+	"halGetAPIVersion\x00hal\x00ascend_hal_base.h\x00device\x00drvError_t\x00int *halAPIVersion\x00\x00" +
+	"halGetDeviceInfo\x00hal\x00ascend_hal_base.h\x00device\x00drvError_t\x00uint32_t devId, int32_t moduleType, int32_t infoType, int64_t *value\x00\x00" +
+	"halGetDeviceInfoByBuff\x00hal\x00ascend_hal_base.h\x00device\x00drvError_t\x00uint32_t devId, int32_t moduleType, int32_t infoType, void *buf, int32_t *size\x00\x00" +
+	"halSetDeviceInfoByBuff\x00hal\x00ascend_hal_base.h\x00device\x00drvError_t\x00uint32_t devId, int32_t moduleType, int32_t infoType, void *buf, int32_t size\x00\x00" +
+	"halGetSocVersion\x00hal\x00ascend_hal_base.h\x00device\x00drvError_t\x00uint32_t devId, char *socVersion, uint32_t len\x00\x00" +
+	"halGetChipInfo\x00hal\x00ascend_hal_base.h\x00device\x00drvError_t\x00unsigned int devId, halChipInfo *chipInfo\x00\x00" +
+	"halGetDevNumEx\x00hal\x00ascend_hal_base.h\x00device\x00drvError_t\x00uint32_t hw_type, uint32_t *devNum\x00\x00" +
+	"halGetVdevNum\x00hal\x00ascend_hal_base.h\x00device\x00drvError_t\x00uint32_t *num_dev\x00\x00" +
+	"halSupportFeature\x00hal\x00ascend_hal_base.h\x00device\x00bool\x00uint32_t devId, drvFeature_t type\x00\x00" +
+	"halResourceInfoQuery\x00hal\x00ascend_hal_base.h\x00device\x00drvError_t\x00uint32_t devId, uint32_t tsId, drvResourceType_t type, struct halResourceInfo *info\x00\x00" +
+	"halGetChipCapability\x00hal\x00ascend_hal_base.h\x00device\x00drvError_t\x00uint32_t devId, struct halCapabilityInfo *info\x00\x00" +
+	"halGetDeviceSplitMode\x00hal\x00ascend_hal_base.h\x00device\x00drvError_t\x00unsigned int dev_id, unsigned int *mode\x00\x00" +
+	"halDeviceCanAccessPeer\x00hal\x00ascend_hal_base.h\x00device\x00drvError_t\x00int *canAccessPeer, uint32_t dev, uint32_t peer_dev\x00\x00" +
+	"halDeviceEnableP2P\x00hal\x00ascend_hal_base.h\x00device\x00drvError_t\x00uint32_t dev, uint32_t peer_dev, uint32_t flag\x00\x00" +
+	"halDeviceDisableP2P\x00hal\x00ascend_hal_base.h\x00device\x00drvError_t\x00uint32_t dev, uint32_t peer_dev, uint32_t flag\x00\x00" +
+	"drvMemDeviceOpen\x00hal\x00ascend_hal_base.h\x00mem\x00int\x00unsigned int devid, int devfd\x00\x00" +
+	"drvMemDeviceClose\x00hal\x00ascend_hal_base.h\x00mem\x00int\x00unsigned int devid\x00\x00" +
+	"halMemManagedRangeGetAttributes\x00hal\x00ascend_hal_base.h\x00mem\x00DVresult\x00void **data, size_t *dataSizes, uint32_t *attributes, size_t numAttributes, DVdeviceptr devPtr, size_t count\x00\x00" +
+	"halMbufAlloc\x00hal\x00ascend_hal_base.h\x00mbuf\x00int\x00uint64_t size, Mbuf **mbuf\x00\x00" +
+	"halMbufFree\x00hal\x00ascend_hal_base.h\x00mbuf\x00int\x00Mbuf *mbuf\x00\x00" +
+	"halMbufGetBuffAddr\x00hal\x00ascend_hal_base.h\x00mbuf\x00int\x00Mbuf *mbuf, void **buf\x00\x00" +
+	"halMbufGetBuffSize\x00hal\x00ascend_hal_base.h\x00mbuf\x00int\x00Mbuf *mbuf, uint64_t *totalSize\x00\x00" +
+	"halMbufGetDataLen\x00hal\x00ascend_hal_base.h\x00mbuf\x00int\x00Mbuf *mbuf, uint64_t *len\x00\x00" +
+	"halMbufSetDataLen\x00hal\x00ascend_hal_base.h\x00mbuf\x00int\x00Mbuf *mbuf, uint64_t len\x00\x00" +
+	"halMbufGetPrivInfo\x00hal\x00ascend_hal_base.h\x00mbuf\x00int\x00Mbuf *mbuf, void **priv, unsigned int *size\x00\x00" +
+	"halMbufCopyRef\x00hal\x00ascend_hal_base.h\x00mbuf\x00int\x00Mbuf *mbuf, Mbuf **newMbuf\x00\x00" +
+	"halMbufChainAppend\x00hal\x00ascend_hal_base.h\x00mbuf\x00int\x00Mbuf *mbufChainHead, Mbuf *mbuf\x00\x00" +
+	"halMbufChainGetMbufNum\x00hal\x00ascend_hal_base.h\x00mbuf\x00int\x00Mbuf *mbufChainHead, unsigned int *num\x00\x00" +
+	"halMbufChainGetMbuf\x00hal\x00ascend_hal_base.h\x00mbuf\x00int\x00Mbuf *mbufChainHead, unsigned int index, Mbuf **mbuf\x00\x00" +
+	"halQueueInit\x00hal\x00ascend_hal_base.h\x00queue\x00drvError_t\x00unsigned int devId\x00\x00" +
+	"halQueueCreate\x00hal\x00ascend_hal_base.h\x00queue\x00drvError_t\x00unsigned int devId, const QueueAttr *queAttr, unsigned int *qid\x00\x00" +
+	"halQueueDestroy\x00hal\x00ascend_hal_base.h\x00queue\x00drvError_t\x00unsigned int devId, unsigned int qid\x00\x00" +
+	"halQueueEnQueue\x00hal\x00ascend_hal_base.h\x00queue\x00drvError_t\x00unsigned int devId, unsigned int qid, void *mbuf\x00\x00" +
+	"halQueueDeQueue\x00hal\x00ascend_hal_base.h\x00queue\x00drvError_t\x00unsigned int devId, unsigned int qid, void **mbuf\x00\x00" +
+	"halQueuePeek\x00hal\x00ascend_hal_base.h\x00queue\x00drvError_t\x00unsigned int devId, unsigned int qid, uint64_t *buf_len, int timeout\x00\x00" +
+	"dsmi_get_device_count\x00dsmi\x00dsmi_common_interface.h\x00dsmi\x00int\x00int *device_count\x00\x00" +
+	"dsmi_list_device\x00dsmi\x00dsmi_common_interface.h\x00dsmi\x00int\x00int device_id_list[], int count\x00\x00" +
+	"dsmi_get_phyid_from_logicid\x00dsmi\x00dsmi_common_interface.h\x00dsmi\x00int\x00unsigned int logicid, unsigned int *phyid\x00\x00" +
+	"dsmi_get_logicid_from_phyid\x00dsmi\x00dsmi_common_interface.h\x00dsmi\x00int\x00unsigned int phyid, unsigned int *logicid\x00\x00" +
+	"dsmi_get_device_info\x00dsmi\x00dsmi_common_interface.h\x00dsmi\x00int\x00unsigned int device_id, DSMI_MAIN_CMD main_cmd, unsigned int sub_cmd, void *buf, unsigned int *size\x00\x00" +
+	"dsmi_get_memory_info\x00dsmi\x00dsmi_common_interface.h\x00dsmi\x00int\x00int device_id, struct dsmi_memory_info_stru *pdevice_memory_info\x00\x00" +
+	"dsmi_get_memory_info_v2\x00dsmi\x00dsmi_common_interface.h\x00dsmi\x00int\x00int device_id, struct dsmi_get_memory_info_stru *pdevice_memory_info\x00\x00" +
+	"dsmi_get_device_utilization_rate\x00dsmi\x00dsmi_common_interface.h\x00dsmi\x00int\x00int device_id, int device_type, unsigned int *putilization_rate\x00\x00" +
+	"dsmi_get_device_frequency\x00dsmi\x00dsmi_common_interface.h\x00dsmi\x00int\x00int device_id, int device_type, unsigned int *pfrequency\x00\x00" +
+	"dsmi_get_hbm_info\x00dsmi\x00dsmi_common_interface.h\x00dsmi\x00int\x00int device_id, struct dsmi_hbm_info_stru *pdevice_hbm_info\x00\x00" +
+	"dsmi_get_chip_info\x00dsmi\x00dsmi_common_interface.h\x00dsmi\x00int\x00int device_id, struct dsmi_chip_info_stru *chip_info\x00\x00" +
+	"dsmi_get_aicore_info\x00dsmi\x00dsmi_common_interface.h\x00dsmi\x00int\x00int device_id, struct dsmi_aicore_info_stru *pdevice_aicore_info\x00\x00" +
+	"dsmi_get_aicpu_info\x00dsmi\x00dsmi_common_interface.h\x00dsmi\x00int\x00int device_id, struct dsmi_aicpu_info_stru *pdevice_aicpu_info\x00\x00" +
+	"dsmi_get_device_temperature\x00dsmi\x00dsmi_common_interface.h\x00dsmi\x00int\x00int device_id, int *ptemperature\x00\x00" +
+	"dsmi_get_device_power_info\x00dsmi\x00dsmi_common_interface.h\x00dsmi\x00int\x00int device_id, struct dsmi_power_info_stru *pdevice_power_info\x00\x00" +
+	"dsmi_get_device_health\x00dsmi\x00dsmi_common_interface.h\x00dsmi\x00int\x00int device_id, unsigned int *phealth\x00\x00" +
+	"dsmi_get_version\x00dsmi\x00dsmi_common_interface.h\x00dsmi\x00int\x00int device_id, char *version_str, unsigned int version_len, unsigned int *ret_len\x00\x00" +
+	"dsmi_get_board_info\x00dsmi\x00dsmi_common_interface.h\x00dsmi\x00int\x00int device_id, struct dsmi_board_info_stru *pboard_info\x00\x00" +
+	"dsmi_get_chip_count\x00dsmi\x00dsmi_common_interface.h\x00dsmi\x00int\x00int *chip_count\x00\x00" +
+	"rtRegTaskFailCallbackByModule\x00rt\x00runtime/rt.h\x00exception\x00rtError_t\x00const char_t* moduleName, rtTaskFailCallback callback\x00\x00" +
+	"rtGetSocSpec\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00const char* label, const char* key, char* val, const uint32_t maxLen\x00\x00" +
+	"rtStreamSetMode\x00rt\x00runtime/rt.h\x00stream\x00rtError_t\x00rtStream_t stm, const uint64_t stmMode\x00deprecated\x00" +
+	"rtSetDeviceWithoutTsd\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00int32_t devId\x00\x00" +
+	"rtGetDevMsg\x00rt\x00runtime/rt.h\x00exception\x00rtError_t\x00rtGetDevMsgType_t getMsgType, rtGetMsgCallback callback\x00\x00" +
+	"rtGetDeviceInfo\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00uint32_t deviceId, int32_t moduleType, int32_t infoType, int64_t* val\x00\x00" +
+	"rtsDeviceGetCapability\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00int32_t deviceId, int32_t devFeatureType, int32_t* val\x00\x00" +
+	"rtEnableP2P\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00uint32_t devIdDes, uint32_t phyIdSrc, uint32_t flag\x00\x00" +
+	"rtDisableP2P\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00uint32_t devIdDes, uint32_t phyIdSrc\x00\x00" +
+	"rtDeviceGetPCIBusId\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00const int32_t devId, char* pciBusId, const int32_t len\x00\x00" +
+	"rtDeviceGetByPCIBusId\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00const char* pciBusId, int32_t* devId\x00\x00" +
+	"rtGetAiCoreCount\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00uint32_t* aiCoreCnt\x00deprecated\x00" +
+	"rtSetOpWaitTimeOut\x00rt\x00runtime/rt.h\x00timeout\x00rtError_t\x00uint32_t timeout\x00deprecated\x00" +
+	"rtSetOpExecuteTimeOut\x00rt\x00runtime/rt.h\x00timeout\x00rtError_t\x00uint32_t timeout\x00deprecated\x00" +
+	"rtSetOpExecuteTimeOutWithMs\x00rt\x00runtime/rt.h\x00timeout\x00rtError_t\x00uint32_t timeout\x00deprecated\x00" +
+	"rtGetOpTimeOutInterval\x00rt\x00runtime/rt.h\x00timeout\x00rtError_t\x00uint64_t* interval\x00deprecated\x00" +
+	"rtSetOpExecuteTimeOutV2\x00rt\x00runtime/rt.h\x00timeout\x00rtError_t\x00uint64_t timeout, uint64_t* actualTimeout\x00deprecated\x00" +
+	"rtGetOpExecuteTimeoutV2\x00rt\x00runtime/rt.h\x00timeout\x00rtError_t\x00uint32_t* const timeout\x00deprecated\x00" +
+	"rtGetLastError\x00rt\x00runtime/rt.h\x00exception\x00rtError_t\x00rtLastErrLevel_t level\x00deprecated\x00" +
+	"rtPeekAtLastError\x00rt\x00runtime/rt.h\x00exception\x00rtError_t\x00rtLastErrLevel_t level\x00deprecated\x00" +
+	"rtCtxCreateEx\x00rt\x00runtime/rt.h\x00context\x00rtError_t\x00rtContext_t* createCtx, uint32_t flags, int32_t devId\x00deprecated\x00" +
+	"rtCtxDestroyEx\x00rt\x00runtime/rt.h\x00context\x00rtError_t\x00rtContext_t destroyCtx\x00deprecated\x00" +
+	"rtCtxSetCurrent\x00rt\x00runtime/rt.h\x00context\x00rtError_t\x00rtContext_t currentCtx\x00deprecated\x00" +
+	"rtCtxGetCurrent\x00rt\x00runtime/rt.h\x00context\x00rtError_t\x00rtContext_t* currentCtx\x00deprecated\x00" +
+	"rtSetGroup\x00rt\x00runtime/rt.h\x00group\x00rtError_t\x00int32_t groupId\x00deprecated\x00" +
+	"rtGetGroupInfo\x00rt\x00runtime/rt.h\x00group\x00rtError_t\x00int32_t groupId, rtGroupInfo_t* groupInfo, uint32_t cnt\x00deprecated\x00" +
+	"rtGetGroupCount\x00rt\x00runtime/rt.h\x00group\x00rtError_t\x00uint32_t* cnt\x00deprecated\x00" +
+	"rtCtxSetSysParamOpt\x00rt\x00runtime/rt.h\x00context\x00rtError_t\x00const rtSysParamOpt configOpt, const int64_t configVal\x00deprecated\x00" +
+	"rtCtxGetSysParamOpt\x00rt\x00runtime/rt.h\x00context\x00rtError_t\x00const rtSysParamOpt configOpt, int64_t* const configVal\x00deprecated\x00" +
+	"rtGetDeviceCount\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00int32_t* cnt\x00deprecated\x00" +
+	"rtSetDevice\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00int32_t devId\x00deprecated\x00" +
+	"rtGetDevicePhyIdByIndex\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00uint32_t devIndex, uint32_t* phyId\x00deprecated\x00" +
+	"rtDeviceCanAccessPeer\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00int32_t* canAccessPeer, uint32_t devId, uint32_t peerDevice\x00deprecated\x00" +
+	"rtDeviceGetBareTgid\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00uint32_t* pid\x00deprecated\x00" +
+	"rtGetDevice\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00int32_t* devId\x00deprecated\x00" +
+	"rtDeviceReset\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00int32_t devId\x00deprecated\x00" +
+	"rtDeviceSetLimit\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00int32_t devId, rtLimitType_t type, uint32_t val\x00deprecated\x00" +
+	"rtDeviceSynchronize\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00void\x00deprecated\x00" +
+	"rtDeviceSynchronizeWithTimeout\x00rt\x00runtime/rt.h\x00timeout\x00rtError_t\x00int32_t timeout\x00deprecated\x00" +
+	"rtDeviceTaskAbort\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00int32_t devId, uint32_t timeout\x00deprecated\x00" +
+	"rtSetTSDevice\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00uint32_t tsId\x00deprecated\x00" +
+	"rtGetRunMode\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00rtRunMode* runMode\x00deprecated\x00" +
+	"rtGetSocVersion\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00char_t* ver, const uint32_t maxLen\x00deprecated\x00" +
+	"rtCheckArchCompatibility\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00const char_t* omSocVersion, int32_t* canCompatible\x00deprecated\x00" +
+	"rtDeviceStatusQuery\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00const uint32_t devId, rtDeviceStatus* deviceStatus\x00deprecated\x00" +
+	"rtDeviceResetWithoutTsd\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00int32_t devId\x00deprecated\x00" +
+	"rtSetDeviceSatMode\x00rt\x00runtime/rt.h\x00overflow\x00rtError_t\x00rtFloatOverflowMode_t floatOverflowMode\x00deprecated\x00" +
+	"rtGetDeviceSatMode\x00rt\x00runtime/rt.h\x00overflow\x00rtError_t\x00rtFloatOverflowMode_t* floatOverflowMode\x00deprecated\x00" +
+	"rtGetAllUtilizations\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00const int32_t devId, const rtTypeUtil_t kind, uint8_t* const util\x00deprecated\x00" +
+	"rtSetDefaultDeviceId\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00const int32_t deviceId\x00deprecated\x00" +
+	"rtDeviceResetForce\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00int32_t devId\x00deprecated\x00" +
+	"rtGetSysParamOpt\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00const rtSysParamOpt configOpt, int64_t* const configVal\x00deprecated\x00" +
+	"rtSetSysParamOpt\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00const rtSysParamOpt configOpt, const int64_t configVal\x00deprecated\x00" +
+	"rtGetDeviceUuid\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00const int32_t devId, rtUuid_t* uuid\x00deprecated\x00" +
+	"rtEventWorkModeSet\x00rt\x00runtime/rt.h\x00event\x00rtError_t\x00uint8_t mode\x00\x00" +
+	"rtEventCreate\x00rt\x00runtime/rt.h\x00event\x00rtError_t\x00rtEvent_t* evt\x00deprecated\x00" +
+	"rtEventCreateWithFlag\x00rt\x00runtime/rt.h\x00event\x00rtError_t\x00rtEvent_t* evt, uint32_t flag\x00deprecated\x00" +
+	"rtEventCreateExWithFlag\x00rt\x00runtime/rt.h\x00event\x00rtError_t\x00rtEvent_t* evt, uint32_t flag\x00deprecated\x00" +
+	"rtEventDestroy\x00rt\x00runtime/rt.h\x00event\x00rtError_t\x00rtEvent_t evt\x00deprecated\x00" +
+	"rtEventRecord\x00rt\x00runtime/rt.h\x00event\x00rtError_t\x00rtEvent_t evt, rtStream_t stm\x00deprecated\x00" +
+	"rtEventReset\x00rt\x00runtime/rt.h\x00event\x00rtError_t\x00rtEvent_t evt, rtStream_t stm\x00deprecated\x00" +
+	"rtEventSynchronize\x00rt\x00runtime/rt.h\x00event\x00rtError_t\x00rtEvent_t evt\x00deprecated\x00" +
+	"rtEventSynchronizeWithTimeout\x00rt\x00runtime/rt.h\x00event\x00rtError_t\x00rtEvent_t evt, const int32_t timeout\x00deprecated\x00" +
+	"rtEventQuery\x00rt\x00runtime/rt.h\x00event\x00rtError_t\x00rtEvent_t evt\x00deprecated\x00" +
+	"rtEventQueryWaitStatus\x00rt\x00runtime/rt.h\x00event\x00rtError_t\x00rtEvent_t evt, rtEventWaitStatus_t* status\x00deprecated\x00" +
+	"rtEventQueryStatus\x00rt\x00runtime/rt.h\x00event\x00rtError_t\x00rtEvent_t evt, rtEventStatus_t* status\x00deprecated\x00" +
+	"rtEventElapsedTime\x00rt\x00runtime/rt.h\x00event\x00rtError_t\x00float32_t* timeInterval, rtEvent_t startEvent, rtEvent_t endEvent\x00deprecated\x00" +
+	"rtEventGetTimeStamp\x00rt\x00runtime/rt.h\x00event\x00rtError_t\x00uint64_t* timeStamp, rtEvent_t evt\x00deprecated\x00" +
+	"rtGetFaultEvent\x00rt\x00runtime/rt.h\x00event\x00rtError_t\x00const int32_t deviceId, rtDmsEventFilter* filter, rtDmsFaultEvent* dmsEvent, uint32_t len, uint32_t* eventCount\x00deprecated\x00" +
+	"rtGetMemUceInfo\x00rt\x00runtime/rt.h\x00exception\x00rtError_t\x00const uint32_t deviceId, rtMemUceInfo* memUceInfo\x00deprecated\x00" +
+	"rtMemUceRepair\x00rt\x00runtime/rt.h\x00exception\x00rtError_t\x00const uint32_t deviceId, rtMemUceInfo* memUceInfo\x00deprecated\x00" +
+	"rtIpcGetEventHandle\x00rt\x00runtime/rt.h\x00ipc-event\x00rtError_t\x00rtEvent_t event, rtIpcEventHandle_t* handle\x00deprecated\x00" +
+	"rtIpcOpenEventHandle\x00rt\x00runtime/rt.h\x00ipc-event\x00rtError_t\x00rtIpcEventHandle_t handle, rtEvent_t* event\x00deprecated\x00" +
+	"rtModelGetId\x00rt\x00runtime/rt.h\x00model\x00rtError_t\x00rtModel_t mdl, uint32_t* modelId\x00\x00" +
+	"rtStreamCreate\x00rt\x00runtime/rt.h\x00stream\x00rtError_t\x00rtStream_t* stm, int32_t priority\x00deprecated\x00" +
+	"rtStreamCreateWithConfig\x00rt\x00runtime/rt.h\x00stream\x00rtError_t\x00rtStream_t* stm, rtStreamConfigHandle* handle\x00deprecated\x00" +
+	"rtStreamGetPriority\x00rt\x00runtime/rt.h\x00stream\x00rtError_t\x00const rtStream_t stm, uint32_t* priority\x00deprecated\x00" +
+	"rtStreamGetFlags\x00rt\x00runtime/rt.h\x00stream\x00rtError_t\x00const rtStream_t stm, uint32_t* flags\x00deprecated\x00" +
+	"rtStreamDestroy\x00rt\x00runtime/rt.h\x00stream\x00rtError_t\x00rtStream_t stm\x00deprecated\x00" +
+	"rtStreamDestroyForce\x00rt\x00runtime/rt.h\x00stream\x00rtError_t\x00rtStream_t stm\x00deprecated\x00" +
+	"rtStreamWaitEvent\x00rt\x00runtime/rt.h\x00event\x00rtError_t\x00rtStream_t stm, rtEvent_t evt\x00deprecated\x00" +
+	"rtStreamSynchronize\x00rt\x00runtime/rt.h\x00stream\x00rtError_t\x00rtStream_t stm\x00deprecated\x00" +
+	"rtStreamSynchronizeWithTimeout\x00rt\x00runtime/rt.h\x00timeout\x00rtError_t\x00rtStream_t stm, int32_t timeout\x00deprecated\x00" +
+	"rtStreamQuery\x00rt\x00runtime/rt.h\x00stream\x00rtError_t\x00rtStream_t stm\x00deprecated\x00" +
+	"rtSetStreamOverflowSwitch\x00rt\x00runtime/rt.h\x00overflow\x00rtError_t\x00rtStream_t stm, uint32_t flags\x00deprecated\x00" +
+	"rtGetStreamOverflowSwitch\x00rt\x00runtime/rt.h\x00overflow\x00rtError_t\x00rtStream_t stm, uint32_t* flags\x00deprecated\x00" +
+	"rtStreamAbort\x00rt\x00runtime/rt.h\x00stream\x00rtError_t\x00rtStream_t stm\x00deprecated\x00" +
+	"rtStreamBeginCapture\x00rt\x00runtime/rt.h\x00capture\x00rtError_t\x00rtStream_t stm, const rtStreamCaptureMode mode\x00deprecated\x00" +
+	"rtStreamEndCapture\x00rt\x00runtime/rt.h\x00capture\x00rtError_t\x00rtStream_t stm, rtModel_t* captureMdl\x00deprecated\x00" +
+	"rtStreamGetCaptureInfo\x00rt\x00runtime/rt.h\x00capture\x00rtError_t\x00rtStream_t stm, rtStreamCaptureStatus* const status, rtModel_t* captureMdl\x00deprecated\x00" +
+	"rtThreadExchangeCaptureMode\x00rt\x00runtime/rt.h\x00capture\x00rtError_t\x00rtStreamCaptureMode* mode\x00deprecated\x00" +
+	"rtAicpuKernelLaunchExWithArgs\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00const uint32_t kernelType, const char_t* const opName, const uint32_t numBlocks, const rtAicpuArgsEx_t* argsInfo, rtSmDesc_t* const smDesc, const rtStream_t stm, const uint32_t flags\x00\x00" +
+	"rtBinarySetExceptionCallback\x00rt\x00runtime/rt.h\x00exception\x00rtError_t\x00rtBinHandle binHandle, rtOpExceptionCallback callback, void* userData\x00\x00" +
+	"rtGetFuncHandleFromExceptionInfo\x00rt\x00runtime/rt.h\x00exception\x00rtError_t\x00const rtExceptionInfo_t* info, rtFuncHandle* func\x00\x00" +
+	"rtRegisterAllKernel\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00const rtDevBinary_t* bin, void** hdl\x00\x00" +
+	"rtDevBinaryRegister\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00const rtDevBinary_t* bin, void** hdl\x00deprecated\x00" +
+	"rtDevBinaryUnRegister\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00void* hdl\x00deprecated\x00" +
+	"rtFunctionRegister\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00void* binHandle, const void* stubFunc, const char_t* stubName, const void* kernelInfoExt, uint32_t funcMode\x00deprecated\x00" +
+	"rtKernelLaunch\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00const void* stubFunc, uint32_t numBlocks, void* args, uint32_t argsSize, rtSmDesc_t* smDesc, rtStream_t stm\x00deprecated\x00" +
+	"rtKernelLaunchWithHandle\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00void* hdl, const uint64_t tilingKey, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, const void* kernelInfo\x00deprecated\x00" +
+	"rtKernelLaunchWithHandleV2\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00void* hdl, const uint64_t tilingKey, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, const rtTaskCfgInfo_t* cfgInfo\x00deprecated\x00" +
+	"rtKernelLaunchWithFlag\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00const void* stubFunc, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags\x00deprecated\x00" +
+	"rtKernelLaunchWithFlagV2\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00const void* stubFunc, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags, const rtTaskCfgInfo_t* cfgInfo\x00deprecated\x00" +
+	"rtAicpuKernelLaunchWithFlag\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00const rtKernelLaunchNames_t* launchNames, uint32_t numBlocks, const rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags\x00deprecated\x00" +
+	"rtSubscribeReport\x00rt\x00runtime/rt.h\x00callback\x00rtError_t\x00uint64_t threadId, rtStream_t stm\x00deprecated\x00" +
+	"rtCallbackLaunch\x00rt\x00runtime/rt.h\x00callback\x00rtError_t\x00rtCallback_t callBackFunc, void* fnData, rtStream_t stm, bool isBlock\x00deprecated\x00" +
+	"rtProcessReport\x00rt\x00runtime/rt.h\x00callback\x00rtError_t\x00int32_t timeout\x00deprecated\x00" +
+	"rtUnSubscribeReport\x00rt\x00runtime/rt.h\x00callback\x00rtError_t\x00uint64_t threadId, rtStream_t stm\x00deprecated\x00" +
+	"rtBinaryUnLoad\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00rtBinHandle binHandle\x00deprecated\x00" +
+	"rtGetDeviceSatStatus\x00rt\x00runtime/rt.h\x00overflow\x00rtError_t\x00void* const outputAddrPtr, const uint64_t outputSize, rtStream_t stm\x00deprecated\x00" +
+	"rtCleanDeviceSatStatus\x00rt\x00runtime/rt.h\x00overflow\x00rtError_t\x00rtStream_t stm\x00deprecated\x00" +
+	"rtSubscribeHostFunc\x00rt\x00runtime/rt.h\x00callback\x00rtError_t\x00uint64_t threadId, rtStream_t stream\x00deprecated\x00" +
+	"rtProcessHostFunc\x00rt\x00runtime/rt.h\x00callback\x00rtError_t\x00int32_t timeout\x00deprecated\x00" +
+	"rtUnSubscribeHostFunc\x00rt\x00runtime/rt.h\x00callback\x00rtError_t\x00uint64_t threadId, rtStream_t stream\x00deprecated\x00" +
+	"rtBinaryLoadWithoutTilingKey\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00const void* data, const uint64_t length, rtBinHandle* binHandle\x00deprecated\x00" +
+	"rtLaunchKernelByFuncHandleV3\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00rtFuncHandle funcHandle, uint32_t numBlocks, const rtArgsEx_t* const argsInfo, rtStream_t stm, const rtTaskCfgInfo_t* const cfgInfo\x00deprecated\x00" +
+	"rtCacheLastTaskOpInfo\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00const void* const infoPtr, const size_t infoSize\x00deprecated\x00" +
+	"rtFunctionGetAttribute\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00rtFuncHandle funcHandle, rtFuncAttribute attrType, int64_t* attrValue\x00deprecated\x00" +
+	"rtMbufAlloc\x00rt\x00runtime/rt.h\x00mbuf\x00rtError_t\x00rtMbufPtr_t* memBuf, uint64_t size\x00\x00" +
+	"rtMbufFree\x00rt\x00runtime/rt.h\x00mbuf\x00rtError_t\x00rtMbufPtr_t memBuf\x00\x00" +
+	"rtMbufSetDataLen\x00rt\x00runtime/rt.h\x00mbuf\x00rtError_t\x00rtMbufPtr_t memBuf, uint64_t len\x00\x00" +
+	"rtMbufGetDataLen\x00rt\x00runtime/rt.h\x00mbuf\x00rtError_t\x00rtMbufPtr_t memBuf, uint64_t* len\x00\x00" +
+	"rtMbufGetBuffAddr\x00rt\x00runtime/rt.h\x00mbuf\x00rtError_t\x00rtMbufPtr_t memBuf, void** buf\x00\x00" +
+	"rtMbufGetBuffSize\x00rt\x00runtime/rt.h\x00mbuf\x00rtError_t\x00rtMbufPtr_t memBuf, uint64_t* totalSize\x00\x00" +
+	"rtMbufGetPrivInfo\x00rt\x00runtime/rt.h\x00mbuf\x00rtError_t\x00rtMbufPtr_t memBuf, void** priv, uint64_t* size\x00\x00" +
+	"rtMbufCopyBufRef\x00rt\x00runtime/rt.h\x00mbuf\x00rtError_t\x00rtMbufPtr_t memBuf, rtMbufPtr_t* newMemBuf\x00\x00" +
+	"rtMemcpy\x00rt\x00runtime/rt.h\x00memcpy\x00rtError_t\x00void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind\x00\x00" +
+	"rtMallocPhysical\x00rt\x00runtime/rt.h\x00vmm\x00rtError_t\x00rtDrvMemHandle* handle, size_t size, rtDrvMemProp_t* prop, uint64_t flags\x00\x00" +
+	"rtMalloc\x00rt\x00runtime/rt.h\x00memory\x00rtError_t\x00void** devPtr, uint64_t size, rtMemType_t type, const uint16_t moduleId\x00deprecated\x00" +
+	"rtFree\x00rt\x00runtime/rt.h\x00memory\x00rtError_t\x00void* devPtr\x00deprecated\x00" +
+	"rtMallocHost\x00rt\x00runtime/rt.h\x00host-mem\x00rtError_t\x00void** hostPtr, uint64_t size, const uint16_t moduleId\x00deprecated\x00" +
+	"rtFreeHost\x00rt\x00runtime/rt.h\x00host-mem\x00rtError_t\x00void* hostPtr\x00deprecated\x00" +
+	"rtFreeWithDevSync\x00rt\x00runtime/rt.h\x00memory\x00rtError_t\x00void* devPtr\x00deprecated\x00" +
+	"rtFreeHostWithDevSync\x00rt\x00runtime/rt.h\x00host-mem\x00rtError_t\x00void* hostPtr\x00deprecated\x00" +
+	"rtHostMemMapCapabilities\x00rt\x00runtime/rt.h\x00host-mem\x00rtError_t\x00uint32_t deviceId, rtHacType hacType, rtHostMemMapCapability* capabilities\x00deprecated\x00" +
+	"rtMemAllocManaged\x00rt\x00runtime/rt.h\x00managed\x00rtError_t\x00void** ptr, uint64_t size, uint32_t flag, const uint16_t moduleId\x00deprecated\x00" +
+	"rtMallocCached\x00rt\x00runtime/rt.h\x00memory\x00rtError_t\x00void** devPtr, uint64_t size, rtMemType_t type, const uint16_t moduleId\x00deprecated\x00" +
+	"rtFlushCache\x00rt\x00runtime/rt.h\x00cmo\x00rtError_t\x00void* base, size_t len\x00deprecated\x00" +
+	"rtInvalidCache\x00rt\x00runtime/rt.h\x00cmo\x00rtError_t\x00void* base, size_t len\x00deprecated\x00" +
+	"rtMemcpyAsync\x00rt\x00runtime/rt.h\x00memcpy\x00rtError_t\x00void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind, rtStream_t stm\x00deprecated\x00" +
+	"rtMemcpyAsyncEx\x00rt\x00runtime/rt.h\x00memcpy\x00rtError_t\x00void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind, rtStream_t stm, rtMemcpyConfig_t* memcpyConfig\x00deprecated\x00" +
+	"rtMemcpy2d\x00rt\x00runtime/rt.h\x00memcpy\x00rtError_t\x00void* dst, uint64_t dstPitch, const void* src, uint64_t srcPitch, uint64_t width, uint64_t height, rtMemcpyKind_t kind\x00deprecated\x00" +
+	"rtMemcpy2dAsync\x00rt\x00runtime/rt.h\x00memcpy\x00rtError_t\x00void* dst, uint64_t dstPitch, const void* src, uint64_t srcPitch, uint64_t width, uint64_t height, rtMemcpyKind_t kind, rtStream_t stm\x00deprecated\x00" +
+	"rtMemset\x00rt\x00runtime/rt.h\x00memcpy\x00rtError_t\x00void* devPtr, uint64_t destMax, uint32_t val, uint64_t cnt\x00deprecated\x00" +
+	"rtMemsetAsync\x00rt\x00runtime/rt.h\x00memcpy\x00rtError_t\x00void* ptr, uint64_t destMax, uint32_t val, uint64_t cnt, rtStream_t stm\x00deprecated\x00" +
+	"rtMemGetInfoEx\x00rt\x00runtime/rt.h\x00memory\x00rtError_t\x00rtMemInfoType_t memInfoType, size_t* freeSize, size_t* totalSize\x00deprecated\x00" +
+	"rtMemPrefetchToDevice\x00rt\x00runtime/rt.h\x00managed\x00rtError_t\x00void* devPtr, uint64_t len, int32_t devId\x00deprecated\x00" +
+	"rtIpcSetMemoryAttr\x00rt\x00runtime/rt.h\x00ipc\x00rtError_t\x00const char* name, uint32_t type, uint64_t attr\x00deprecated\x00" +
+	"rtReserveMemAddress\x00rt\x00runtime/rt.h\x00vmm\x00rtError_t\x00void** devPtr, size_t size, size_t alignment, void* devAddr, uint64_t flags\x00deprecated\x00" +
+	"rtReleaseMemAddress\x00rt\x00runtime/rt.h\x00vmm\x00rtError_t\x00void* devPtr\x00deprecated\x00" +
+	"rtFreePhysical\x00rt\x00runtime/rt.h\x00vmm\x00rtError_t\x00rtDrvMemHandle handle\x00deprecated\x00" +
+	"rtMapMem\x00rt\x00runtime/rt.h\x00vmm\x00rtError_t\x00void* devPtr, size_t size, size_t offset, rtDrvMemHandle handle, uint64_t flags\x00deprecated\x00" +
+	"rtUnmapMem\x00rt\x00runtime/rt.h\x00vmm\x00rtError_t\x00void* devPtr\x00deprecated\x00" +
+	"rtMemSetAccess\x00rt\x00runtime/rt.h\x00vmm\x00rtError_t\x00void* virPtr, size_t size, rtMemAccessDesc* desc, size_t count\x00deprecated\x00" +
+	"rtMemGetAccess\x00rt\x00runtime/rt.h\x00vmm\x00rtError_t\x00void* virPtr, rtMemLocation* location, uint64_t* flags\x00deprecated\x00" +
+	"rtMemExportToShareableHandleV2\x00rt\x00runtime/rt.h\x00vmm\x00rtError_t\x00rtDrvMemHandle handle, rtMemSharedHandleType handleType, uint64_t flags, void* shareableHandle\x00deprecated\x00" +
+	"rtMemImportFromShareableHandle\x00rt\x00runtime/rt.h\x00vmm\x00rtError_t\x00uint64_t shareableHandle, int32_t devId, rtDrvMemHandle* handle\x00deprecated\x00" +
+	"rtMemImportFromShareableHandleV2\x00rt\x00runtime/rt.h\x00vmm\x00rtError_t\x00const void* shareableHandle, rtMemSharedHandleType handleType, uint64_t flags, int32_t devId, rtDrvMemHandle* handle\x00deprecated\x00" +
+	"rtMemSetPidToShareableHandle\x00rt\x00runtime/rt.h\x00vmm\x00rtError_t\x00uint64_t shareableHandle, int pid[], uint32_t pidNum\x00deprecated\x00" +
+	"rtMemSetPidToShareableHandleV2\x00rt\x00runtime/rt.h\x00vmm\x00rtError_t\x00const void* shareableHandle, rtMemSharedHandleType handleType, int pid[], uint32_t pidNum\x00deprecated\x00" +
+	"rtMemGetAllocationGranularity\x00rt\x00runtime/rt.h\x00vmm\x00rtError_t\x00rtDrvMemProp_t* prop, rtDrvMemGranularityOptions option, size_t* granularity\x00deprecated\x00" +
+	"rtsMemcpyBatch\x00rt\x00runtime/rt.h\x00memcpy\x00rtError_t\x00void** dsts, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx\x00deprecated\x00" +
+	"rtsMemcpyBatchAsync\x00rt\x00runtime/rt.h\x00memcpy\x00rtError_t\x00void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx, rtStream_t stream\x00deprecated\x00" +
+	"rtsValueWrite\x00rt\x00runtime/rt.h\x00stream-mem-op\x00rtError_t\x00const void* const devAddr, const uint64_t value, const uint32_t flag, rtStream_t stm\x00deprecated\x00" +
+	"rtsValueWait\x00rt\x00runtime/rt.h\x00stream-mem-op\x00rtError_t\x00const void* const devAddr, const uint64_t value, const uint32_t flag, rtStream_t stm\x00deprecated\x00" +
+	"rtMemRetainAllocationHandle\x00rt\x00runtime/rt.h\x00vmm\x00rtError_t\x00void* virPtr, rtDrvMemHandle* handle\x00deprecated\x00" +
+	"rtMemGetAllocationPropertiesFromHandle\x00rt\x00runtime/rt.h\x00vmm\x00rtError_t\x00rtDrvMemHandle handle, rtDrvMemProp_t* prop\x00deprecated\x00" +
+	"rtModelDestroy\x00rt\x00runtime/rt.h\x00model\x00rtError_t\x00rtModel_t mdl\x00deprecated\x00" +
+	"rtModelExecute\x00rt\x00runtime/rt.h\x00model\x00rtError_t\x00rtModel_t mdl, rtStream_t stm, uint32_t flag\x00deprecated\x00" +
+	"rtModelDebugDotPrint\x00rt\x00runtime/rt.h\x00capture\x00rtError_t\x00rtModel_t mdl\x00deprecated\x00" +
+	"rtModelDebugJsonPrint\x00rt\x00runtime/rt.h\x00capture\x00rtError_t\x00rtModel_t mdl, const char* path, uint32_t flags\x00deprecated\x00" +
+	"rtCmoAsync\x00rt\x00runtime/rt.h\x00cmo\x00rtError_t\x00void* srcAddrPtr, size_t srcLen, rtCmoOpCode_t cmoType, rtStream_t stm\x00deprecated\x00" +
+	"rtMbufChainAppend\x00rt\x00runtime/rt.h\x00mbuf\x00rtError_t\x00rtMbufPtr_t memBufChainHead, rtMbufPtr_t memBuf\x00deprecated\x00" +
+	"rtMbufChainGetMbufNum\x00rt\x00runtime/rt.h\x00mbuf\x00rtError_t\x00rtMbufPtr_t memBufChainHead, uint32_t* num\x00deprecated\x00" +
+	"rtMbufChainGetMbuf\x00rt\x00runtime/rt.h\x00mbuf\x00rtError_t\x00rtMbufPtr_t memBufChainHead, uint32_t index, rtMbufPtr_t* memBuf\x00deprecated\x00" +
+	"rtsGetErrorVerbose\x00rt\x00runtime/rt.h\x00exception\x00rtError_t\x00const uint32_t deviceId, rtErrorInfo* const errorInfo\x00deprecated\x00" +
+	"rtsRepairError\x00rt\x00runtime/rt.h\x00exception\x00rtError_t\x00const uint32_t deviceId, const rtErrorInfo* const errorInfo\x00deprecated\x00" +
+	"rtRegKernelLaunchFillFunc\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00const char* symbol, rtKernelLaunchFillFunc callback\x00deprecated\x00" +
+	"rtUnRegKernelLaunchFillFunc\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00const char* symbol\x00deprecated\x00" +
+	"rtsGetPairDevicesInfo\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00uint32_t devId, uint32_t otherDevId, int32_t infoType, uint64_t* val\x00deprecated\x00" +
+	"rtsDeviceGetInfo\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00uint32_t deviceId, rtDevAttr attr, int64_t* val\x00deprecated\x00" +
+	"rtsDeviceGetStreamPriorityRange\x00rt\x00runtime/rt.h\x00stream\x00rtError_t\x00int32_t* leastPriority, int32_t* greatestPriority\x00deprecated\x00" +
+	"rtsGetDevice\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00int32_t* devId\x00deprecated\x00" +
+	"rtsSetDeviceResLimit\x00rt\x00runtime/rt.h\x00res-limit\x00rtError_t\x00const int32_t devId, const rtDevResLimitType_t type, uint32_t value\x00deprecated\x00" +
+	"rtsResetDeviceResLimit\x00rt\x00runtime/rt.h\x00res-limit\x00rtError_t\x00const int32_t devId\x00deprecated\x00" +
+	"rtsGetDeviceResLimit\x00rt\x00runtime/rt.h\x00res-limit\x00rtError_t\x00const int32_t devId, const rtDevResLimitType_t type, uint32_t* value\x00deprecated\x00" +
+	"rtsGetLogicDevIdByPhyDevId\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00int32_t phyDevId, int32_t* const logicDevId\x00deprecated\x00" +
+	"rtsGetPhyDevIdByLogicDevId\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00int32_t logicDevId, int32_t* const phyDevId\x00deprecated\x00" +
+	"rtsGetLogicDevIdByUserDevId\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00const int32_t userDevId, int32_t* const logicDevId\x00deprecated\x00" +
+	"rtsGetUserDevIdByLogicDevId\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00const int32_t logicDevId, int32_t* const userDevId\x00deprecated\x00" +
+	"rtsRegDeviceStateCallback\x00rt\x00runtime/rt.h\x00exception\x00rtError_t\x00const char_t* regName, rtsDeviceStateCallback callback, void* args\x00deprecated\x00" +
+	"rtsSetDeviceTaskAbortCallback\x00rt\x00runtime/rt.h\x00exception\x00rtError_t\x00const char_t* regName, rtsDeviceTaskAbortCallback callback, void* args\x00deprecated\x00" +
+	"rtsCtxGetCurrentDefaultStream\x00rt\x00runtime/rt.h\x00context\x00rtError_t\x00rtStream_t* stm\x00deprecated\x00" +
+	"rtsGetPrimaryCtxState\x00rt\x00runtime/rt.h\x00context\x00rtError_t\x00const int32_t devId, uint32_t* flags, int32_t* active\x00deprecated\x00" +
+	"rtsCtxGetFloatOverflowAddr\x00rt\x00runtime/rt.h\x00overflow\x00rtError_t\x00void** overflowAddr\x00deprecated\x00" +
+	"rtsEventGetId\x00rt\x00runtime/rt.h\x00event\x00rtError_t\x00rtEvent_t evt, uint32_t* evtId\x00deprecated\x00" +
+	"rtsEventWait\x00rt\x00runtime/rt.h\x00event\x00rtError_t\x00rtStream_t stream, rtEvent_t evt, uint32_t timeout\x00deprecated\x00" +
+	"rtsEventGetAvailNum\x00rt\x00runtime/rt.h\x00event\x00rtError_t\x00uint32_t* eventCount\x00deprecated\x00" +
+	"rtsNotifyCreate\x00rt\x00runtime/rt.h\x00notify\x00rtError_t\x00rtNotify_t* notify, uint64_t flag\x00deprecated\x00" +
+	"rtsNotifyDestroy\x00rt\x00runtime/rt.h\x00notify\x00rtError_t\x00rtNotify_t notify\x00deprecated\x00" +
+	"rtsNotifyRecord\x00rt\x00runtime/rt.h\x00notify\x00rtError_t\x00rtNotify_t notify, rtStream_t stm\x00deprecated\x00" +
+	"rtsNotifyWaitAndReset\x00rt\x00runtime/rt.h\x00notify\x00rtError_t\x00rtNotify_t notify, rtStream_t stm, uint32_t timeout\x00deprecated\x00" +
+	"rtsNotifyGetId\x00rt\x00runtime/rt.h\x00notify\x00rtError_t\x00rtNotify_t notify, uint32_t* notifyId\x00deprecated\x00" +
+	"rtsNotifyBatchReset\x00rt\x00runtime/rt.h\x00notify\x00rtError_t\x00rtNotify_t* notifies, uint32_t num\x00deprecated\x00" +
+	"rtsNotifyGetExportKey\x00rt\x00runtime/rt.h\x00notify\x00rtError_t\x00rtNotify_t notify, char_t* key, uint32_t len, uint64_t flag\x00deprecated\x00" +
+	"rtsNotifyImportByKey\x00rt\x00runtime/rt.h\x00notify\x00rtError_t\x00rtNotify_t* notify, const char_t* key, uint64_t flag\x00deprecated\x00" +
+	"rtsNotifySetImportPid\x00rt\x00runtime/rt.h\x00notify\x00rtError_t\x00rtNotify_t notify, int32_t pid[], int num\x00deprecated\x00" +
+	"rtNotifySetImportPidInterServer\x00rt\x00runtime/rt.h\x00notify\x00rtError_t\x00rtNotify_t notify, const rtServerPid* serverPids, size_t num\x00deprecated\x00" +
+	"rtCntNotifyDestroy\x00rt\x00runtime/rt.h\x00cntnotify\x00rtError_t\x00rtCntNotify_t const inCntNotify\x00deprecated\x00" +
+	"rtCntNotifyCreateServer\x00rt\x00runtime/rt.h\x00cntnotify\x00rtError_t\x00rtCntNotify_t* const cntNotify, uint64_t flags\x00deprecated\x00" +
+	"rtsCntNotifyRecord\x00rt\x00runtime/rt.h\x00cntnotify\x00rtError_t\x00rtCntNotify_t cntNotify, rtStream_t stm, rtCntNotifyRecordInfo_t* info\x00deprecated\x00" +
+	"rtsCntNotifyWaitWithTimeout\x00rt\x00runtime/rt.h\x00cntnotify\x00rtError_t\x00rtCntNotify_t cntNotify, rtStream_t stm, rtCntNotifyWaitInfo_t* info\x00deprecated\x00" +
+	"rtsCntNotifyReset\x00rt\x00runtime/rt.h\x00cntnotify\x00rtError_t\x00rtCntNotify_t cntNotify, rtStream_t stm\x00deprecated\x00" +
+	"rtsCntNotifyGetId\x00rt\x00runtime/rt.h\x00cntnotify\x00rtError_t\x00rtCntNotify_t cntNotify, uint32_t* notifyId\x00deprecated\x00" +
+	"rtsGetMemcpyDescSize\x00rt\x00runtime/rt.h\x00memcpy\x00rtError_t\x00rtMemcpyKind kind, size_t* descSize\x00deprecated\x00" +
+	"rtsSetMemcpyDesc\x00rt\x00runtime/rt.h\x00memcpy\x00rtError_t\x00rtMemcpyDesc_t desc, rtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, rtMemcpyConfig_t* config\x00deprecated\x00" +
+	"rtsMemcpyAsyncWithDesc\x00rt\x00runtime/rt.h\x00memcpy\x00rtError_t\x00rtMemcpyDesc_t desc, rtMemcpyKind kind, rtMemcpyConfig_t* config, rtStream_t stream\x00deprecated\x00" +
+	"rtsCmoAsyncWithBarrier\x00rt\x00runtime/rt.h\x00cmo\x00rtError_t\x00void* srcAddrPtr, size_t srcLen, rtCmoOpCode cmoType, uint32_t logicId, rtStream_t stm\x00deprecated\x00" +
+	"rtsMalloc\x00rt\x00runtime/rt.h\x00memory\x00rtError_t\x00void** devPtr, uint64_t size, rtMallocPolicy policy, rtMallocAdvise advise, rtMallocConfig_t* cfg\x00deprecated\x00" +
+	"rtsMemExportToShareableHandle\x00rt\x00runtime/rt.h\x00vmm\x00rtError_t\x00rtDrvMemHandle handle, rtDrvMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle\x00deprecated\x00" +
+	"rtsMallocHost\x00rt\x00runtime/rt.h\x00host-mem\x00rtError_t\x00void** hostPtr, uint64_t size, const rtMallocConfig_t* cfg\x00deprecated\x00" +
+	"rtsPointerGetAttributes\x00rt\x00runtime/rt.h\x00memory\x00rtError_t\x00const void* ptr, rtPtrAttributes_t* attributes\x00deprecated\x00" +
+	"rtsHostRegister\x00rt\x00runtime/rt.h\x00host-mem\x00rtError_t\x00void* ptr, uint64_t size, rtHostRegisterType type, void** devPtr\x00deprecated\x00" +
+	"rtHostRegisterV2\x00rt\x00runtime/rt.h\x00host-mem\x00rtError_t\x00void* ptr, uint64_t size, uint32_t flag\x00deprecated\x00" +
+	"rtsHostUnregister\x00rt\x00runtime/rt.h\x00host-mem\x00rtError_t\x00void* ptr\x00deprecated\x00" +
+	"rtHostGetDevicePointer\x00rt\x00runtime/rt.h\x00host-mem\x00rtError_t\x00void* pHost, void** pDevice, uint32_t flag\x00deprecated\x00" +
+	"rtsGetCmoDescSize\x00rt\x00runtime/rt.h\x00cmo\x00rtError_t\x00size_t* size\x00deprecated\x00" +
+	"rtsSetCmoDesc\x00rt\x00runtime/rt.h\x00cmo\x00rtError_t\x00rtCmoDesc_t cmoDesc, void* srcAddr, size_t srcLen\x00deprecated\x00" +
+	"rtsLaunchCmoAddrTask\x00rt\x00runtime/rt.h\x00cmo\x00rtError_t\x00rtCmoDesc_t cmoDesc, rtStream_t stm, rtCmoOpCode cmoOpCode, const void* reserve\x00deprecated\x00" +
+	"rtsLaunchReduceAsyncTask\x00rt\x00runtime/rt.h\x00memcpy\x00rtError_t\x00const rtReduceInfo_t* reduceInfo, const rtStream_t stm, const void* reserve\x00deprecated\x00" +
+	"rtsGetP2PStatus\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00uint32_t devIdDes, uint32_t phyIdSrc, uint32_t* status\x00deprecated\x00" +
+	"rtsIpcMemGetExportKey\x00rt\x00runtime/rt.h\x00ipc\x00rtError_t\x00const void* ptr, size_t size, char_t* key, uint32_t len, uint64_t flags\x00deprecated\x00" +
+	"rtsIpcMemClose\x00rt\x00runtime/rt.h\x00ipc\x00rtError_t\x00const char_t* key\x00deprecated\x00" +
+	"rtsIpcMemImportByKey\x00rt\x00runtime/rt.h\x00ipc\x00rtError_t\x00void** ptr, const char_t* key, uint64_t flags\x00deprecated\x00" +
+	"rtsIpcMemSetImportPid\x00rt\x00runtime/rt.h\x00ipc\x00rtError_t\x00const char_t* key, int32_t pid[], int num\x00deprecated\x00" +
+	"rtsCheckMemType\x00rt\x00runtime/rt.h\x00memory\x00rtError_t\x00void** addrs, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve\x00deprecated\x00" +
+	"rtMemcpyAsyncWithOffset\x00rt\x00runtime/rt.h\x00memcpy\x00rtError_t\x00void** dst, uint64_t dstMax, uint64_t dstDataOffset, const void** src, uint64_t cnt, uint64_t srcDataOffset, rtMemcpyKind kind, rtStream_t stm\x00deprecated\x00" +
+	"rtIpcMemImportPidInterServer\x00rt\x00runtime/rt.h\x00ipc\x00rtError_t\x00const char* key, const rtServerPid* serverPids, size_t num\x00deprecated\x00" +
+	"rtGetMemUsageInfo\x00rt\x00runtime/rt.h\x00memory\x00rtError_t\x00uint32_t deviceId, rtMemUsageInfo_t* memUsageInfo, size_t inputNum, size_t* outputNum\x00deprecated\x00" +
+	"rtsStreamCreate\x00rt\x00runtime/rt.h\x00stream\x00rtError_t\x00rtStream_t* stream, rtStreamCreateConfig_t* config\x00deprecated\x00" +
+	"rtsStreamSetAttribute\x00rt\x00runtime/rt.h\x00stream\x00rtError_t\x00rtStream_t stm, rtStreamAttr stmAttrId, rtStreamAttrValue_t* attrValue\x00deprecated\x00" +
+	"rtsStreamGetAttribute\x00rt\x00runtime/rt.h\x00stream\x00rtError_t\x00rtStream_t stm, rtStreamAttr stmAttrId, rtStreamAttrValue_t* attrValue\x00deprecated\x00" +
+	"rtsStreamGetAvailableNum\x00rt\x00runtime/rt.h\x00stream\x00rtError_t\x00uint32_t* streamCount\x00deprecated\x00" +
+	"rtsStreamGetId\x00rt\x00runtime/rt.h\x00stream\x00rtError_t\x00rtStream_t stm, int32_t* streamId\x00deprecated\x00" +
+	"rtsStreamBeginTaskGrp\x00rt\x00runtime/rt.h\x00capture\x00rtError_t\x00rtStream_t stm\x00deprecated\x00" +
+	"rtsStreamEndTaskGrp\x00rt\x00runtime/rt.h\x00capture\x00rtError_t\x00rtStream_t stm, rtTaskGrp_t* handle\x00deprecated\x00" +
+	"rtsStreamBeginTaskUpdate\x00rt\x00runtime/rt.h\x00capture\x00rtError_t\x00rtStream_t stm, rtTaskGrp_t handle\x00deprecated\x00" +
+	"rtsStreamEndTaskUpdate\x00rt\x00runtime/rt.h\x00capture\x00rtError_t\x00rtStream_t stm\x00deprecated\x00" +
+	"rtsSwitchStream\x00rt\x00runtime/rt.h\x00stream\x00rtError_t\x00void* leftValue, rtCondition_t cond, void* rightValue, rtSwitchDataType_t dataType, rtStream_t trueStream, rtStream_t falseStream, rtStream_t stream\x00deprecated\x00" +
+	"rtsActiveStream\x00rt\x00runtime/rt.h\x00stream\x00rtError_t\x00rtStream_t activeStream, rtStream_t stream\x00deprecated\x00" +
+	"rtsSetStreamResLimit\x00rt\x00runtime/rt.h\x00res-limit\x00rtError_t\x00rtStream_t stm, const rtDevResLimitType_t type, const uint32_t value\x00deprecated\x00" +
+	"rtsResetStreamResLimit\x00rt\x00runtime/rt.h\x00res-limit\x00rtError_t\x00rtStream_t stm\x00deprecated\x00" +
+	"rtsGetStreamResLimit\x00rt\x00runtime/rt.h\x00res-limit\x00rtError_t\x00const rtStream_t stm, const rtDevResLimitType_t type, uint32_t* const value\x00deprecated\x00" +
+	"rtsUseStreamResInCurrentThread\x00rt\x00runtime/rt.h\x00res-limit\x00rtError_t\x00const rtStream_t stm\x00deprecated\x00" +
+	"rtsNotUseStreamResInCurrentThread\x00rt\x00runtime/rt.h\x00res-limit\x00rtError_t\x00const rtStream_t stm\x00deprecated\x00" +
+	"rtsGetResInCurrentThread\x00rt\x00runtime/rt.h\x00res-limit\x00rtError_t\x00const rtDevResLimitType_t type, uint32_t* const value\x00deprecated\x00" +
+	"rtsRegStreamStateCallback\x00rt\x00runtime/rt.h\x00exception\x00rtError_t\x00const char_t* regName, rtsStreamStateCallback callback, void* args\x00deprecated\x00" +
+	"rtsStreamStop\x00rt\x00runtime/rt.h\x00stream\x00rtError_t\x00rtStream_t stm\x00deprecated\x00" +
+	"rtsPersistentTaskClean\x00rt\x00runtime/rt.h\x00misc\x00rtError_t\x00rtStream_t stm\x00deprecated\x00" +
+	"rtsBinaryLoadFromFile\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00const char_t* const binPath, const rtLoadBinaryConfig_t* const optionalCfg, rtBinHandle* handle\x00deprecated\x00" +
+	"rtsBinaryLoadFromData\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00const void* const data, const uint64_t length, const rtLoadBinaryConfig_t* const optionalCfg, rtBinHandle* handle\x00deprecated\x00" +
+	"rtsFuncGetByName\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00const rtBinHandle binHandle, const char_t* kernelName, rtFuncHandle* funcHandle\x00deprecated\x00" +
+	"rtsFuncGetByEntry\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00const rtBinHandle binHandle, const uint64_t funcEntry, rtFuncHandle* funcHandle\x00deprecated\x00" +
+	"rtsFuncGetAddr\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00const rtFuncHandle funcHandle, void** aicAddr, void** aivAddr\x00deprecated\x00" +
+	"rtsRegisterCpuFunc\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00rtBinHandle binHandle, const char_t* const funcName, const char_t* const kernelName, rtFuncHandle* funcHandle\x00deprecated\x00" +
+	"rtsLaunchKernelWithHostArgs\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void* hostArgs, uint32_t argsSize, rtPlaceHolderInfo_t* placeHolderArray, uint32_t placeHolderNum\x00deprecated\x00" +
+	"rtsGetThreadLastTaskId\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00uint32_t* taskId\x00deprecated\x00" +
+	"rtsNpuClearFloatOverFlowStatus\x00rt\x00runtime/rt.h\x00overflow\x00rtError_t\x00uint32_t checkMode, rtStream_t stm\x00deprecated\x00" +
+	"rtsNpuGetFloatOverFlowStatus\x00rt\x00runtime/rt.h\x00overflow\x00rtError_t\x00void* outputAddrPtr, uint64_t outputSize, uint32_t checkMode, rtStream_t stm\x00deprecated\x00" +
+	"rtsLaunchKernelWithConfig\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, rtArgsHandle argsHandle, void* reserve\x00deprecated\x00" +
+	"rtsKernelArgsInit\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00rtFuncHandle funcHandle, rtArgsHandle* argsHandle\x00deprecated\x00" +
+	"rtsKernelArgsAppend\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00rtArgsHandle argsHandle, void* para, size_t paraSize, rtParaHandle* paraHandle\x00deprecated\x00" +
+	"rtsKernelArgsAppendPlaceHolder\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00rtArgsHandle argsHandle, rtParaHandle* paraHandle\x00deprecated\x00" +
+	"rtsKernelArgsFinalize\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00rtArgsHandle argsHandle\x00deprecated\x00" +
+	"rtsKernelArgsParaUpdate\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00rtArgsHandle argsHandle, rtParaHandle paraHandle, void* para, size_t paraSize\x00deprecated\x00" +
+	"rtsKernelArgsInitByUserMem\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00rtFuncHandle funcHandle, rtArgsHandle argsHandle, void* userHostMem, size_t actualArgsSize\x00deprecated\x00" +
+	"rtsKernelArgsGetMemSize\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00rtFuncHandle funcHandle, size_t userArgsSize, size_t* actualArgsSize\x00deprecated\x00" +
+	"rtsKernelArgsGetHandleMemSize\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00rtFuncHandle funcHandle, size_t* memSize\x00deprecated\x00" +
+	"rtsKernelArgsGetPlaceHolderBuffer\x00rt\x00runtime/rt.h\x00mbuf\x00rtError_t\x00rtArgsHandle argsHandle, rtParaHandle paraHandle, size_t dataSize, void** bufferAddr\x00deprecated\x00" +
+	"rtsFuncGetName\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00const rtFuncHandle funcHandle, const uint32_t maxLen, char_t* const name\x00deprecated\x00" +
+	"rtsGetHardwareSyncAddr\x00rt\x00runtime/rt.h\x00stars\x00rtError_t\x00void** addr\x00deprecated\x00" +
+	"rtsGetFloatOverflowStatus\x00rt\x00runtime/rt.h\x00overflow\x00rtError_t\x00void* const outputAddrPtr, const uint64_t outputSize, rtStream_t stm\x00deprecated\x00" +
+	"rtsResetFloatOverflowStatus\x00rt\x00runtime/rt.h\x00overflow\x00rtError_t\x00rtStream_t stm\x00deprecated\x00" +
+	"rtsLaunchKernelWithDevArgs\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, const void* args, uint32_t argsSize, void* reserve\x00deprecated\x00" +
+	"rtsLaunchHostFunc\x00rt\x00runtime/rt.h\x00callback\x00rtError_t\x00rtStream_t stm, const rtCallback_t callBackFunc, void* const fnData\x00deprecated\x00" +
+	"rtsBinaryGetDevAddress\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00const rtBinHandle binHandle, void** bin, uint32_t* binSize\x00deprecated\x00" +
+	"rtsLaunchUpdateTask\x00rt\x00runtime/rt.h\x00capture\x00rtError_t\x00rtStream_t destStm, uint32_t destTaskId, rtStream_t stm, rtTaskUpdateCfg_t* cfg\x00deprecated\x00" +
+	"rtsModelCreate\x00rt\x00runtime/rt.h\x00model\x00rtError_t\x00rtModel_t* mdl, uint32_t flag\x00deprecated\x00" +
+	"rtsModelBindStream\x00rt\x00runtime/rt.h\x00model\x00rtError_t\x00rtModel_t mdl, rtStream_t stm, uint32_t flag\x00deprecated\x00" +
+	"rtsEndGraph\x00rt\x00runtime/rt.h\x00model\x00rtError_t\x00rtModel_t mdl, rtStream_t stm\x00deprecated\x00" +
+	"rtsModelLoadComplete\x00rt\x00runtime/rt.h\x00model\x00rtError_t\x00rtModel_t mdl, void* reserve\x00deprecated\x00" +
+	"rtsModelUnbindStream\x00rt\x00runtime/rt.h\x00model\x00rtError_t\x00rtModel_t mdl, rtStream_t stm\x00deprecated\x00" +
+	"rtsModelExecute\x00rt\x00runtime/rt.h\x00model\x00rtError_t\x00rtModel_t mdl, int32_t timeout\x00deprecated\x00" +
+	"rtsLabelCreate\x00rt\x00runtime/rt.h\x00label\x00rtError_t\x00rtLabel_t* lbl\x00deprecated\x00" +
+	"rtsLabelDestroy\x00rt\x00runtime/rt.h\x00label\x00rtError_t\x00rtLabel_t lbl\x00deprecated\x00" +
+	"rtsLabelSwitchListCreate\x00rt\x00runtime/rt.h\x00label\x00rtError_t\x00rtLabel_t* labels, size_t num, void** labelList\x00deprecated\x00" +
+	"rtsLabelSwitchListDestroy\x00rt\x00runtime/rt.h\x00label\x00rtError_t\x00void* labelList\x00deprecated\x00" +
+	"rtsLabelSet\x00rt\x00runtime/rt.h\x00label\x00rtError_t\x00rtLabel_t lbl, rtStream_t stm\x00deprecated\x00" +
+	"rtsLabelSwitchByIndex\x00rt\x00runtime/rt.h\x00label\x00rtError_t\x00void* ptr, uint32_t maxValue, void* labelInfoPtr, rtStream_t stm\x00deprecated\x00" +
+	"rtsModelSetName\x00rt\x00runtime/rt.h\x00model\x00rtError_t\x00rtModel_t mdl, const char_t* mdlName\x00deprecated\x00" +
+	"rtsModelGetName\x00rt\x00runtime/rt.h\x00model\x00rtError_t\x00rtModel_t mdl, const uint32_t maxLen, char_t* const mdlName\x00deprecated\x00" +
+	"rtsModelAbort\x00rt\x00runtime/rt.h\x00model\x00rtError_t\x00rtModel_t mdl\x00deprecated\x00" +
+	"rtsLaunchRandomNumTask\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00const rtRandomNumTaskInfo_t* taskInfo, const rtStream_t stm, void* reserve\x00deprecated\x00" +
+	"rtsLaunchBarrierTask\x00rt\x00runtime/rt.h\x00cmo\x00rtError_t\x00rtBarrierTaskInfo_t* taskInfo, rtStream_t stm, uint32_t flag\x00deprecated\x00" +
+	"rtsProfTrace\x00rt\x00runtime/rt.h\x00profiling\x00rtError_t\x00void* userdata, int32_t length, rtStream_t stream\x00deprecated\x00" +
+	"rtSnapShotProcessLock\x00rt\x00runtime/rt.h\x00snapshot\x00rtError_t\x00(empty)\x00deprecated\x00" +
+	"rtSnapShotProcessUnlock\x00rt\x00runtime/rt.h\x00snapshot\x00rtError_t\x00(empty)\x00deprecated\x00" +
+	"rtSnapShotProcessBackup\x00rt\x00runtime/rt.h\x00snapshot\x00rtError_t\x00(empty)\x00deprecated\x00" +
+	"rtSnapShotProcessRestore\x00rt\x00runtime/rt.h\x00snapshot\x00rtError_t\x00(empty)\x00deprecated\x00" +
+	"rtSnapShotCallbackRegister\x00rt\x00runtime/rt.h\x00snapshot\x00rtError_t\x00rtSnapShotStage stage, rtSnapShotCallBack callback, void* args\x00deprecated\x00" +
+	"rtSnapShotCallbackUnregister\x00rt\x00runtime/rt.h\x00snapshot\x00rtError_t\x00rtSnapShotStage stage, rtSnapShotCallBack callback\x00deprecated\x00" +
+	"rtDeviceGetHostAtomicCapabilities\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00uint32_t* capabilities, const rtAtomicOperation* operations, const uint32_t count, int32_t deviceId\x00\x00" +
+	"rtDeviceGetP2PAtomicCapabilities\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00uint32_t* capabilities, const rtAtomicOperation* operations, const uint32_t count, int32_t srcDeviceId, int32_t dstDeviceId\x00\x00" +
+	"rtDeviceGetLimit\x00rt\x00runtime/rt.h\x00device\x00rtError_t\x00rtLimitType_t type, uint32_t* val\x00\x00" +
+	"rtDeviceL2CacheFlush\x00rt\x00runtime/rt.h\x00cmo\x00rtError_t\x00void* rsv\x00\x00" +
+	"rtEventRecordWithFlag\x00rt\x00runtime/rt.h\x00event\x00rtError_t\x00rtEvent_t evt, rtStream_t stm, uint32_t flag\x00\x00" +
+	"rtMemPoolCreate\x00rt\x00runtime/rt.h\x00mempool\x00rtError_t\x00rtMemPool_t* memPool, const rtMemPoolProps* poolProps\x00\x00" +
+	"rtMemPoolDestroy\x00rt\x00runtime/rt.h\x00mempool\x00rtError_t\x00rtMemPool_t const memPool\x00\x00" +
+	"rtMemPoolSetAttr\x00rt\x00runtime/rt.h\x00mempool\x00rtError_t\x00rtMemPool_t memPool, rtMemPoolAttr attr, void* value\x00\x00" +
+	"rtMemPoolGetAttr\x00rt\x00runtime/rt.h\x00mempool\x00rtError_t\x00rtMemPool_t memPool, rtMemPoolAttr attr, void* value\x00\x00" +
+	"rtMemGetAddressRange\x00rt\x00runtime/rt.h\x00vmm\x00rtError_t\x00void* ptr, void** pbase, size_t* psize\x00\x00" +
+	"rtMemPoolMallocAsync\x00rt\x00runtime/rt.h\x00mempool\x00rtError_t\x00void** ptr, const uint64_t size, const rtMemPool_t memPoolId, const rtStream_t stm\x00\x00" +
+	"rtMemPoolFreeAsync\x00rt\x00runtime/rt.h\x00mempool\x00rtError_t\x00void* ptr, rtStream_t stm\x00\x00" +
+	"rtMemManagedAdvise\x00rt\x00runtime/rt.h\x00managed\x00rtError_t\x00const void* const ptr, uint64_t size, uint16_t advise, rtMemManagedLocation location\x00\x00" +
+	"rtMemManagedGetAttr\x00rt\x00runtime/rt.h\x00managed\x00rtError_t\x00rtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize\x00\x00" +
+	"rtMemManagedGetAttrs\x00rt\x00runtime/rt.h\x00managed\x00rtError_t\x00rtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes\x00\x00" +
+	"rtMemPoolTrimTo\x00rt\x00runtime/rt.h\x00mempool\x00rtError_t\x00rtMemPool_t memPool, uint64_t minBytesToKeep\x00\x00" +
+	"rtMemManagedPrefetchAsync\x00rt\x00runtime/rt.h\x00managed\x00rtError_t\x00const void* ptr, size_t size, rtMemManagedLocation location, uint32_t flags, rtStream_t stream\x00\x00" +
+	"rtMemManagedPrefetchBatchAsync\x00rt\x00runtime/rt.h\x00managed\x00rtError_t\x00const void** ptrs, size_t* sizes, size_t count, rtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, rtStream_t stream\x00\x00" +
+	"rtMemMapSelectedLink\x00rt\x00runtime/rt.h\x00vmm\x00rtError_t\x00void* virPtrDst, size_t size, void* virPtrSrc, uint32_t linkIdx\x00\x00" +
+	"rtMemMapNoAccess\x00rt\x00runtime/rt.h\x00vmm\x00rtError_t\x00void* virPtr, size_t size, size_t offset, rtDrvMemHandle handle, uint64_t flags\x00\x00" +
+	"rtMemsetD32\x00rt\x00runtime/rt.h\x00memcpy\x00rtError_t\x00void* dst, uint64_t destMax, uint32_t value, uint64_t count\x00\x00" +
+	"rtMemsetD32Async\x00rt\x00runtime/rt.h\x00memcpy\x00rtError_t\x00void* dst, uint64_t destMax, uint32_t value, uint64_t count, rtStream_t stm\x00\x00" +
+	"rtMemMapSetLink\x00rt\x00runtime/rt.h\x00vmm\x00rtError_t\x00rtDrvMemHandle handle, rtMemLinkType adviceLink\x00\x00" +
+	"rtModelGetStreams\x00rt\x00runtime/rt.h\x00capture\x00rtError_t\x00rtModel_t const mdl, rtStream_t* streams, uint32_t* numStreams\x00\x00" +
+	"rtModelDestroyRegisterCallback\x00rt\x00runtime/rt.h\x00capture\x00rtError_t\x00rtModel_t const mdl, rtCallback_t fn, void* ptr\x00\x00" +
+	"rtModelDestroyUnregisterCallback\x00rt\x00runtime/rt.h\x00capture\x00rtError_t\x00rtModel_t const mdl, rtCallback_t fn\x00\x00" +
+	"rtModelUpdate\x00rt\x00runtime/rt.h\x00capture\x00rtError_t\x00rtModel_t mdl\x00\x00" +
+	"rtModelCondHandleCreate\x00rt\x00runtime/rt.h\x00capture\x00rtError_t\x00rtModel_t mdl, uint32_t defaultLaunchValue, rtCondHandleFlag_t flag, rtCondHandle_t* handle\x00\x00" +
+	"rtModelCondHandleGetCondPtr\x00rt\x00runtime/rt.h\x00capture\x00rtError_t\x00rtCondHandle_t handle, uint64_t** devPtr\x00\x00" +
+	"rtStreamAddCondTask\x00rt\x00runtime/rt.h\x00capture\x00rtError_t\x00rtCondTaskParams params, rtStream_t stm, uint32_t flags\x00\x00" +
+	"rtStreamBeginCaptureToModel\x00rt\x00runtime/rt.h\x00capture\x00rtError_t\x00rtStream_t stm, rtModel_t mdl, const rtStreamCaptureMode mode\x00\x00" +
+	"rtStreamGetTasks\x00rt\x00runtime/rt.h\x00capture\x00rtError_t\x00rtStream_t const stm, rtTask_t* tasks, uint32_t* numTasks\x00\x00" +
+	"rtStreamWaitEventWithFlag\x00rt\x00runtime/rt.h\x00event\x00rtError_t\x00rtStream_t stm, rtEvent_t evt, uint32_t timeout, uint32_t flag\x00\x00" +
+	"rtTaskGetType\x00rt\x00runtime/rt.h\x00capture\x00rtError_t\x00rtTask_t task, rtTaskType* type\x00\x00" +
+	"rtTaskGetSeqId\x00rt\x00runtime/rt.h\x00capture\x00rtError_t\x00rtTask_t task, uint32_t* id\x00\x00" +
+	"rtModelTaskGetParams\x00rt\x00runtime/rt.h\x00capture\x00rtError_t\x00rtTask_t task, rtTaskParams* params\x00\x00" +
+	"rtModelTaskSetParams\x00rt\x00runtime/rt.h\x00capture\x00rtError_t\x00rtTask_t task, rtTaskParams* params\x00\x00" +
+	"rtModelKernelTaskGetAttribute\x00rt\x00runtime/rt.h\x00capture\x00rtError_t\x00rtTask_t task, rtLaunchKernelAttrId attrId, rtLaunchKernelAttrVal_t* attrValue\x00\x00" +
+	"rtModelTaskDisable\x00rt\x00runtime/rt.h\x00capture\x00rtError_t\x00rtTask_t task\x00\x00" +
+	"rtCacheLastTaskExtendInfo\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00const char* const extendInfoPtr, const size_t infoSize\x00\x00" +
+	"rtLaunchKernelWithArgsArray\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00void* func, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void** args\x00\x00" +
+	"rtLaunchSIMTKernelWithArgsArray\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00void* func, rtDim3 gridDim, rtDim3 blockDim, size_t dynUbufSize, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void** args\x00\x00" +
+	"rtLaunchSIMTKernelWithHostArgs\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00void* func, rtDim3 gridDim, rtDim3 blockDim, size_t dynUbufSize, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void* hostArgs, uint32_t argsSize, rtPlaceHolderInfo_t* placeHolderArray, uint32_t placeHolderNum\x00\x00" +
+	"rtFuncGetSize\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00const rtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize\x00\x00" +
+	"rtFunctionGetBinary\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00const rtFuncHandle funcHandle, rtBinHandle* binHandle\x00\x00" +
+	"rtFunctionGetParamCount\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00const void* func, size_t* paramCount\x00\x00" +
+	"rtFunctionGetParamInfo\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize\x00\x00" +
+	"rtFunctionGetAvailDynUbufPerBlock\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00void* func, uint32_t flags, size_t* dynamicUbufSize\x00\x00" +
+	"rtSymbolLookup\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00const void* hostVar, void** devPtr, size_t* size\x00\x00" +
+	"rtBinaryGetGlobal\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00const rtBinHandle binHandle, const char* name, void** dptr, size_t* size\x00\x00" +
+	"rtGetFuncBySymbol\x00rt\x00runtime/rt.h\x00kernel\x00rtError_t\x00const void* symbol, rtFuncHandle* funcHandle\x00\x00" +
+	""

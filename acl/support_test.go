@@ -14,7 +14,7 @@ import (
 
 func aclSymbols() []abi.Symbol {
 	var syms []abi.Symbol
-	for _, s := range abi.Symbols {
+	for _, s := range abi.Symbols() {
 		if s.Lib == "acl" {
 			syms = append(syms, s)
 		}
@@ -29,7 +29,7 @@ func TestSupportHasOneEntryPerSymbol(t *testing.T) {
 	require.Len(t, table, len(syms))
 	for i, s := range syms {
 		e := table[i]
-		assert.Equal(t, s.Name, e.Symbol, "table order follows abi.Symbols")
+		assert.Equal(t, s.Name, e.Symbol, "table order follows abi.Symbols()")
 		assert.Equal(t, "acl", e.Lib)
 		assert.Equal(t, s.Area, e.Area)
 		got, ok := SupportOf(s.Name)

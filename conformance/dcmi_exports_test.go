@@ -66,7 +66,7 @@ func TestDCMIExports(t *testing.T) {
 	for _, m := range declared {
 		want["libdcmi.so"] = append(want["libdcmi.so"], m[1])
 	}
-	for _, s := range abi.Symbols {
+	for _, s := range abi.Symbols() {
 		if s.Lib == "dsmi" {
 			want["libdrvdsmi_host.so"] = append(want["libdrvdsmi_host.so"], s.Name)
 		}

@@ -40,7 +40,7 @@ func TestExports(t *testing.T) {
 				}
 			}
 			n := 0
-			for _, s := range abi.Symbols {
+			for _, s := range abi.Symbols() {
 				if s.Lib != c.lib {
 					continue
 				}

@@ -37,7 +37,7 @@ func TestFrontExportsCore(t *testing.T) {
 	front := definedFuncs(t, filepath.Join(lib, "libnpuemu.so"))
 
 	public := map[string]bool{}
-	for _, s := range abi.Symbols {
+	for _, s := range abi.Symbols() {
 		public[s.Name] = true
 	}
 	decl := regexp.MustCompile(`\b([A-Za-z_]\w*)\s*\(`)

@@ -11,7 +11,7 @@ import (
 
 func TestSupportHasOneEntryPerSymbol(t *testing.T) {
 	var syms []abi.Symbol
-	for _, s := range abi.Symbols {
+	for _, s := range abi.Symbols() {
 		if s.Lib == "hal" || s.Lib == "dsmi" {
 			syms = append(syms, s)
 		}
@@ -21,7 +21,7 @@ func TestSupportHasOneEntryPerSymbol(t *testing.T) {
 	require.Len(t, table, len(syms))
 	for i, s := range syms {
 		e := table[i]
-		assert.Equal(t, s.Name, e.Symbol, "table order follows abi.Symbols")
+		assert.Equal(t, s.Name, e.Symbol, "table order follows abi.Symbols()")
 		assert.Equal(t, s.Lib, e.Lib)
 		assert.Equal(t, s.Area, e.Area)
 		got, ok := SupportOf(s.Name)
@@ -35,7 +35,7 @@ func TestSupportHasOneEntryPerSymbol(t *testing.T) {
 func TestSupportRules(t *testing.T) {
 	areas := map[string]bool{}
 	names := map[string]bool{}
-	for _, s := range abi.Symbols {
+	for _, s := range abi.Symbols() {
 		if s.Lib != "hal" && s.Lib != "dsmi" {
 			continue
 		}

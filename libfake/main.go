@@ -80,8 +80,8 @@ type unsupportedCall struct {
 }
 
 var unsupportedCalls = sync.OnceValue(func() []unsupportedCall {
-	calls := make([]unsupportedCall, len(abi.Symbols))
-	for i, s := range abi.Symbols {
+	calls := make([]unsupportedCall, len(abi.Symbols()))
+	for i, s := range abi.Symbols() {
 		calls[i] = unsupportedAnswer(s)
 	}
 	return calls

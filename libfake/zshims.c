@@ -3,7 +3,7 @@
 /* zshims.c: the C definition of every exported ACL and HAL symbol, with the
  * prototype of our headers. In the emulator a shim calls emu_<symbol>: the
  * Go export npu_<symbol> through its guard npug_<symbol> when there is one, npu_unsupported with the
- * symbol's index in abi.Symbols otherwise. When npu_hooks is set
+ * symbol's index in abi.Symbols() otherwise. When npu_hooks is set
  * (passthrough.h) it calls hook_<symbol> instead, which forwards to the
  * vendor's function npu_pt_fns[index] in passthrough mode and writes the
  * call's trace line (trace.h). Regenerate with `make generate`. */
@@ -31,7 +31,7 @@
 /* The forwarders name deprecated functions too. */
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
-/* Every symbol of abi.Symbols by index: passthrough.c resolves each name in
+/* Every symbol of abi.Symbols() by index: passthrough.c resolves each name in
  * the vendor library of its lib into npu_pt_fns. */
 const npu_pt_sym npu_pt_syms[] = {
     {"aclFloat16ToFloat", NPU_LIB_ACL},

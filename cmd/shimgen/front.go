@@ -86,7 +86,7 @@ func genFront(syms []abi.Symbol) ([]byte, error) {
 	b.WriteString("\n#include \"front.h\"\n#include \"launchq.h\"\n\n")
 	b.WriteString("/* The forwarders name deprecated functions too. */\n")
 	b.WriteString("#pragma GCC diagnostic ignored \"-Wdeprecated-declarations\"\n\n")
-	b.WriteString("/* Every symbol of abi.Symbols by index; NULL: not the front's (DSMI). */\n")
+	b.WriteString("/* Every symbol of abi.Symbols() by index; NULL: not the front's (DSMI). */\n")
 	b.WriteString("const npu_front_sym npu_front_syms[] = {\n")
 	for _, s := range syms {
 		if k := frontKinds[s.Lib]; k != "" && shimLibs[s.Lib] {

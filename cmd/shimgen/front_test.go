@@ -78,7 +78,7 @@ func TestGenFrontBatched(t *testing.T) {
 		"    NPU_LQ_BEFORE(1);\n    NPU_FRONT_AFTER(((__typeof__(&aclrtSynchronizeDevice))f)());\n}")
 
 	names := map[string]abi.Symbol{}
-	for _, s := range abi.Symbols {
+	for _, s := range abi.Symbols() {
 		names[s.Name] = s
 	}
 	for n := range frontOwn {

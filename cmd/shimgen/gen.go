@@ -66,11 +66,11 @@ func generate(libDir string) (output, error) {
 	if err != nil {
 		return output{}, err
 	}
-	shims, err := genShims(abi.Symbols, exp)
+	shims, err := genShims(abi.Symbols(), exp)
 	if err != nil {
 		return output{}, err
 	}
-	cas, err := genUnsupported(abi.Symbols, exp)
+	cas, err := genUnsupported(abi.Symbols(), exp)
 	if err != nil {
 		return output{}, err
 	}
@@ -83,11 +83,11 @@ func generate(libDir string) (output, error) {
 			return output{}, fmt.Errorf("npu_%s: //export line found but no function declaration with it as its doc comment", name)
 		}
 	}
-	guards, err := genGuards(abi.Symbols, goExp)
+	guards, err := genGuards(abi.Symbols(), goExp)
 	if err != nil {
 		return output{}, err
 	}
-	front, err := genFront(abi.Symbols)
+	front, err := genFront(abi.Symbols())
 	if err != nil {
 		return output{}, err
 	}
@@ -96,7 +96,7 @@ func generate(libDir string) (output, error) {
 		return output{}, err
 	}
 	var picked []abi.Symbol
-	for _, s := range abi.Symbols {
+	for _, s := range abi.Symbols() {
 		if shimLibs[s.Lib] {
 			picked = append(picked, s)
 		}
@@ -268,7 +268,7 @@ func genShims(syms []abi.Symbol, exp map[string]bool) ([]byte, error) {
 	b.WriteString("/* zshims.c: the C definition of every exported ACL and HAL symbol, with the\n" +
 		" * prototype of our headers. In the emulator a shim calls emu_<symbol>: the\n" +
 		" * Go export npu_<symbol> through its guard npug_<symbol> when there is one, npu_unsupported with the\n" +
-		" * symbol's index in abi.Symbols otherwise. When npu_hooks is set\n" +
+		" * symbol's index in abi.Symbols() otherwise. When npu_hooks is set\n" +
 		" * (passthrough.h) it calls hook_<symbol> instead, which forwards to the\n" +
 		" * vendor's function npu_pt_fns[index] in passthrough mode and writes the\n" +
 		" * call's trace line (trace.h). Regenerate with `make generate`. */\n\n")
@@ -311,7 +311,7 @@ var libCodes = map[string]string{"acl": "NPU_LIB_ACL", "hal": "NPU_LIB_HAL", "rt
 // genTable writes npu_pt_syms, the name and library of every symbol by its
 // index in abi.Symbols, and npu_pt_fns, the vendor's functions by index.
 func genTable(b *bytes.Buffer, syms []abi.Symbol) error {
-	b.WriteString("\n/* Every symbol of abi.Symbols by index: passthrough.c resolves each name in\n" +
+	b.WriteString("\n/* Every symbol of abi.Symbols() by index: passthrough.c resolves each name in\n" +
 		" * the vendor library of its lib into npu_pt_fns. */\n")
 	b.WriteString("const npu_pt_sym npu_pt_syms[] = {\n")
 	for _, s := range syms {

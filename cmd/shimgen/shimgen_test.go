@@ -239,7 +239,7 @@ func TestSupportTablesAgree(t *testing.T) {
 	require.NotEmpty(t, exp, "no //export npu_* found in %s", libDir)
 
 	bySymbol := map[string]abi.Symbol{}
-	for _, s := range abi.Symbols {
+	for _, s := range abi.Symbols() {
 		bySymbol[s.Name] = s
 	}
 	for name := range exp {
@@ -257,7 +257,7 @@ func TestSupportTablesAgree(t *testing.T) {
 
 	tables := map[string]func(string) (abi.Entry, bool){"acl": acl.SupportOf, "hal": hal.SupportOf, "rt": rt.SupportOf}
 	n := 0
-	for _, s := range abi.Symbols {
+	for _, s := range abi.Symbols() {
 		n++
 		var found []abi.Entry
 		for _, of := range tables {
@@ -285,7 +285,7 @@ func TestSupportTablesAgree(t *testing.T) {
 			assert.Equal(t, abi.Unsupported, e.Status, "%s has no libfake export (npu_%s) but its support entry says %s", s.Name, s.Name, e.Status)
 		}
 	}
-	assert.Equal(t, n, len(acl.Support())+len(hal.Support())+len(rt.Support()), "the support tables list symbols that are not in abi.Symbols")
+	assert.Equal(t, n, len(acl.Support())+len(hal.Support())+len(rt.Support()), "the support tables list symbols that are not in abi.Symbols()")
 }
 
 // TestGeneratedCaseCoversUnsupported checks the conformance case against the
@@ -293,7 +293,7 @@ func TestSupportTablesAgree(t *testing.T) {
 func TestGeneratedCaseCoversUnsupported(t *testing.T) {
 	exp, err := scanExports(libDir)
 	require.NoError(t, err)
-	out, err := genUnsupported(abi.Symbols, exp)
+	out, err := genUnsupported(abi.Symbols(), exp)
 	require.NoError(t, err)
 	src := string(out)
 	want := 0
@@ -315,7 +315,7 @@ func TestGeneratedCaseCoversUnsupported(t *testing.T) {
 }
 
 func symbolOf(t *testing.T, name string) abi.Symbol {
-	for _, s := range abi.Symbols {
+	for _, s := range abi.Symbols() {
 		if s.Name == name {
 			return s
 		}

@@ -215,7 +215,7 @@ func (c Case) String() string { return c.Function + "(" + c.Label + ")" }
 // function whose prototype it can express (variadic ones are skipped).
 func callable(only *regexp.Regexp) []abi.Symbol {
 	var out []abi.Symbol
-	for _, s := range abi.Symbols {
+	for _, s := range abi.Symbols() {
 		if s.Lib != "acl" && s.Lib != "hal" {
 			continue
 		}

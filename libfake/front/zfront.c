@@ -25,7 +25,7 @@
 /* The forwarders name deprecated functions too. */
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
-/* Every symbol of abi.Symbols by index; NULL: not the front's (DSMI). */
+/* Every symbol of abi.Symbols() by index; NULL: not the front's (DSMI). */
 const npu_front_sym npu_front_syms[] = {
     {"aclFloat16ToFloat", NPU_FRONT_ACL},
     {"aclFloatToFloat16", NPU_FRONT_ACL},
