@@ -430,7 +430,8 @@ static _Atomic unsigned char *pt_told_sym; /* by index; allocated at load */
 static __thread char *pt_symmsg;
 #define PT_SYMMSG 512
 
-static int recent_idx = -1, applog_idx = -1;
+#define recent_idx npu_pt_idx_recent
+#define applog_idx npu_pt_idx_applog
 static int32_t pt_fail_code[2]; /* set by npu_pt_fail_all: the codes every call returns */
 
 /* pt_recent stands in for aclGetRecentErrMsg when the vendor's ACL library
@@ -444,7 +445,7 @@ int32_t npu_pt_fail(int idx) {
         if (pt_symmsg == NULL) pt_symmsg = malloc(PT_SYMMSG);
         if (pt_symmsg == NULL) return lib == NPU_LIB_ACL ? ACL_ERROR_API_NOT_SUPPORT : DRV_ERROR_NOT_SUPPORT;
         snprintf(pt_symmsg, PT_SYMMSG, "npuemu passthrough: %s is not in the vendor's %s",
-                 idx >= 0 && idx < npu_pt_nsyms ? npu_pt_syms[idx].name : "?", libfile[l]);
+                 npu_pt_name(idx), libfile[l]);
         pt_last = pt_symmsg;
         /* The vendor's aclGetRecentErrMsg knows nothing of it: tell stderr,
          * once per symbol. */
@@ -530,7 +531,7 @@ static void pt_load(void) {
      * brought one along (its dependency): use that. */
     if (h[NPU_LIB_ACL] && !h[NPU_LIB_HAL]) {
         for (int i = 0; i < npu_pt_nsyms; i++) {
-            if (npu_pt_syms[i].lib == NPU_LIB_HAL && dlsym(h[NPU_LIB_ACL], npu_pt_syms[i].name)) {
+            if (npu_pt_syms[i].lib == NPU_LIB_HAL && dlsym(h[NPU_LIB_ACL], npu_pt_name(i))) {
                 h[NPU_LIB_HAL] = h[NPU_LIB_ACL];
                 pt_loaded[NPU_LIB_HAL] = 1;
                 break;
@@ -539,7 +540,7 @@ static void pt_load(void) {
     }
     for (int i = 0; i < npu_pt_nsyms; i++) {
         int lib = npu_pt_syms[i].lib;
-        if (lib != NPU_LIB_OTHER && h[lib]) npu_pt_fns[i] = dlsym(h[lib], npu_pt_syms[i].name);
+        if (lib != NPU_LIB_OTHER && h[lib]) npu_pt_fns[i] = dlsym(h[lib], npu_pt_name(i));
     }
     if (!pt_loaded[NPU_LIB_ACL] && recent_idx >= 0) npu_pt_fns[recent_idx] = (void *)pt_recent;
 }
@@ -550,10 +551,6 @@ __attribute__((constructor)) static void npu_hooks_init(void) {
     if (npu_object_of((void *)npu_hooks_init, &self) != NULL && self != NULL && stat(self, &st) == 0) {
         self_dev = st.st_dev;
         self_ino = st.st_ino;
-    }
-    for (int i = 0; i < npu_pt_nsyms; i++) {
-        if (strcmp(npu_pt_syms[i].name, "aclGetRecentErrMsg") == 0) recent_idx = i;
-        if (strcmp(npu_pt_syms[i].name, "aclAppLog") == 0) applog_idx = i;
     }
     npu_tr_init();
     const char *mode = getenv("NPUEMU_MODE");

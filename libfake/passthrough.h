@@ -27,15 +27,25 @@ extern int npu_pt_on;
 enum { NPU_LIB_ACL = 0, NPU_LIB_HAL = 1, NPU_LIB_OTHER = 2 };
 
 typedef struct npu_pt_sym {
-    const char *name;
+    uint32_t name; /* offset in npu_pt_names */
     int lib;
 } npu_pt_sym;
 
-/* Generated (zshims.c): every symbol of abi.Symbols by index, and the
- * vendor's function for each index (NULL: not loaded / not found). */
+/* Generated (zshims.c): every symbol of abi.Symbols by index, its name in
+ * npu_pt_names (offsets: nothing for the loader to relocate at start), and
+ * the vendor's function for each index (NULL: not loaded / not found). */
+extern const char npu_pt_names[];
 extern const npu_pt_sym npu_pt_syms[];
 extern const int npu_pt_nsyms;
 extern void *npu_pt_fns[];
+
+/* The indices of aclGetRecentErrMsg and aclAppLog (-1: not in the spec). */
+extern const int npu_pt_idx_recent, npu_pt_idx_applog;
+
+/* npu_pt_name is the name of symbol idx, "?" out of range. */
+static inline const char *npu_pt_name(int idx) {
+    return idx >= 0 && idx < npu_pt_nsyms ? npu_pt_names + npu_pt_syms[idx].name : "?";
+}
 
 /* npu_pt_fail records why symbol idx cannot be forwarded (the vendor
  * library or the symbol is missing) for aclGetRecentErrMsg and stderr, and

@@ -126,7 +126,7 @@ static void resolve(void) {
         if (i < NPU_X_FIRST_HAL && !split) continue; /* ACL→rt binds internally */
         npu_cross[i] = foreign(global, self, cross_names[i]);
     }
-    for (int i = 0; split && i < npu_route_n; i++) npu_route_fns[i] = foreign(global, self, npu_route_names[i]);
+    for (int i = 0; split && i < npu_route_n; i++) npu_route_fns[i] = foreign(global, self, npu_route_names + npu_route_offs[i]);
 }
 
 /* The library's constructor decides before any shim can run. */

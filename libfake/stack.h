@@ -128,7 +128,8 @@ extern void *npu_cross[NPU_X_COUNT];
 /* Generated (zshims.c): the rt* names of the routed ACL functions and,
  * filled by npu_stack_resolve in the split layout, their interposed
  * definitions (NULL: the call stays inside npuemu). */
-extern const char *const npu_route_names[];
+extern const char npu_route_names[];
+extern const uint32_t npu_route_offs[]; /* route i's name: npu_route_names + npu_route_offs[i] */
 extern const int npu_route_n;
 extern void *npu_route_fns[];
 

@@ -189,7 +189,7 @@ npu_tr *npu_tr_start(const npu_call *c, int idx) {
     }
     npu_tr *t = line;
     if (tid == 0) tid = (pid_t)syscall(SYS_gettid);
-    const char *sym = (idx >= 0 && idx < npu_pt_nsyms) ? npu_pt_syms[idx].name : "?";
+    const char *sym = npu_pt_name(idx);
     int n = snprintf(t->buf, TR_LINE, "{\"tid\":%d,\"sym\":\"%s\",\"args\":{", (int)tid, sym);
     t->len = (n > 0 && n < TR_LINE) ? (size_t)n : 0;
     t->cut = 0;
@@ -381,4 +381,4 @@ size_t npu_tl_take(npu_tl_rec **out) {
     return n;
 }
 
-const char *npu_tl_name(int idx) { return (idx >= 0 && idx < npu_pt_nsyms) ? npu_pt_syms[idx].name : "?"; }
+const char *npu_tl_name(int idx) { return npu_pt_name(idx); }

@@ -32,1250 +32,2489 @@
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 /* Every symbol of abi.Symbols() by index: passthrough.c resolves each name in
- * the vendor library of its lib into npu_pt_fns. */
+ * the vendor library of its lib into npu_pt_fns (npu_pt_name). */
+const char npu_pt_names[] =
+    "\0"
+    "aclFloat16ToFloat\0"
+    "aclFloatToFloat16\0"
+    "aclCreateDataBuffer\0"
+    "aclDestroyDataBuffer\0"
+    "aclUpdateDataBuffer\0"
+    "aclGetDataBufferAddr\0"
+    "aclGetDataBufferSize\0"
+    "aclGetDataBufferSizeV2\0"
+    "aclDataTypeSize\0"
+    "aclAppLog\0"
+    "aclrtGetSocName\0"
+    "aclGetCannAttributeList\0"
+    "aclGetCannAttribute\0"
+    "aclGetDeviceCapability\0"
+    "aclInit\0"
+    "aclFinalize\0"
+    "aclFinalizeReference\0"
+    "aclGetRecentErrMsg\0"
+    "aclsysGetCANNVersion\0"
+    "aclsysGetVersionStr\0"
+    "aclsysGetVersionNum\0"
+    "aclrtPeekAtLastError\0"
+    "aclrtGetLastError\0"
+    "aclrtSetExceptionInfoCallback\0"
+    "aclrtExceptionInfoCallbackRegister\0"
+    "aclrtExceptionInfoCallbackUnregister\0"
+    "aclrtGetTaskIdFromExceptionInfo\0"
+    "aclrtGetStreamIdFromExceptionInfo\0"
+    "aclrtGetThreadIdFromExceptionInfo\0"
+    "aclrtGetDeviceIdFromExceptionInfo\0"
+    "aclrtGetErrorCodeFromExceptionInfo\0"
+    "aclrtGetArgsFromExceptionInfo\0"
+    "aclrtGetFuncHandleFromExceptionInfo\0"
+    "aclrtBinarySetExceptionCallback\0"
+    "aclrtSubscribeReport\0"
+    "aclrtLaunchCallback\0"
+    "aclrtProcessReport\0"
+    "aclrtUnSubscribeReport\0"
+    "aclrtCreateContext\0"
+    "aclrtDestroyContext\0"
+    "aclrtSetCurrentContext\0"
+    "aclrtGetCurrentContext\0"
+    "aclrtCtxGetSysParamOpt\0"
+    "aclrtCtxSetSysParamOpt\0"
+    "aclrtGetSysParamOpt\0"
+    "aclrtSetSysParamOpt\0"
+    "aclrtSetDevice\0"
+    "aclrtResetDevice\0"
+    "aclrtResetDeviceForce\0"
+    "aclrtGetDevice\0"
+    "aclrtSetStreamFailureMode\0"
+    "aclrtGetRunMode\0"
+    "aclrtSynchronizeDevice\0"
+    "aclrtSynchronizeDeviceWithTimeout\0"
+    "aclrtSetTsDevice\0"
+    "aclrtGetDeviceUtilizationRate\0"
+    "aclrtGetDeviceCount\0"
+    "aclrtCreateEvent\0"
+    "aclrtCreateEventWithFlag\0"
+    "aclrtCreateEventExWithFlag\0"
+    "aclrtDestroyEvent\0"
+    "aclrtRecordEvent\0"
+    "aclrtRecordEventWithFlag\0"
+    "aclrtResetEvent\0"
+    "aclrtQueryEvent\0"
+    "aclrtQueryEventStatus\0"
+    "aclrtQueryEventWaitStatus\0"
+    "aclrtSynchronizeEvent\0"
+    "aclrtSynchronizeEventWithTimeout\0"
+    "aclrtEventElapsedTime\0"
+    "aclrtEventGetTimestamp\0"
+    "aclrtMalloc\0"
+    "aclrtMallocAlign32\0"
+    "aclrtMallocCached\0"
+    "aclrtMallocWithCfg\0"
+    "aclrtMallocForTaskScheduler\0"
+    "aclrtMallocHostWithCfg\0"
+    "aclrtPointerGetAttributes\0"
+    "aclrtMemManagedGetAttr\0"
+    "aclrtMemManagedGetAttrs\0"
+    "aclrtHostRegister\0"
+    "aclrtHostRegisterV2\0"
+    "aclrtHostGetDevicePointer\0"
+    "aclrtHostUnregister\0"
+    "aclrtHostMemMapCapabilities\0"
+    "aclrtGetThreadLastTaskId\0"
+    "aclrtStreamGetId\0"
+    "aclrtMemFlush\0"
+    "aclrtMemInvalidate\0"
+    "aclrtFree\0"
+    "aclrtMallocHost\0"
+    "aclrtMemAllocManaged\0"
+    "aclrtFreeHost\0"
+    "aclrtFreeWithDevSync\0"
+    "aclrtFreeHostWithDevSync\0"
+    "aclrtMemcpy\0"
+    "aclrtMemset\0"
+    "aclrtMemcpyAsync\0"
+    "aclrtMemsetD32\0"
+    "aclrtMemsetD32Async\0"
+    "aclrtMemcpyAsyncWithCondition\0"
+    "aclrtMemcpy2d\0"
+    "aclrtMemcpy2dAsync\0"
+    "aclrtGetSymbolAddress\0"
+    "aclrtGetSymbolSize\0"
+    "aclrtMemcpyFromSymbol\0"
+    "aclrtMemcpyFromSymbolAsync\0"
+    "aclrtMemcpyToSymbol\0"
+    "aclrtMemcpyToSymbolAsync\0"
+    "aclrtMemsetAsync\0"
+    "aclrtMemManagedAdvise\0"
+    "aclrtReserveMemAddress\0"
+    "aclrtReleaseMemAddress\0"
+    "aclrtMallocPhysical\0"
+    "aclrtFreePhysical\0"
+    "aclrtMapMem\0"
+    "aclrtUnmapMem\0"
+    "aclrtMemMapNoAccess\0"
+    "aclrtCreateStreamConfigHandle\0"
+    "aclrtDestroyStreamConfigHandle\0"
+    "aclrtSetStreamConfigOpt\0"
+    "aclrtCreateStream\0"
+    "aclrtCreateStreamV2\0"
+    "aclrtCreateStreamWithConfig\0"
+    "aclrtDestroyStream\0"
+    "aclrtDestroyStreamForce\0"
+    "aclrtSynchronizeStream\0"
+    "aclrtSynchronizeStreamWithTimeout\0"
+    "aclrtStreamQuery\0"
+    "aclrtStreamGetPriority\0"
+    "aclrtStreamGetFlags\0"
+    "aclrtStreamWaitEvent\0"
+    "aclrtStreamWaitEventWithFlag\0"
+    "aclrtStreamWaitEventWithTimeout\0"
+    "aclrtSetGroup\0"
+    "aclrtGetGroupCount\0"
+    "aclrtCreateGroupInfo\0"
+    "aclrtDestroyGroupInfo\0"
+    "aclrtGetAllGroupInfo\0"
+    "aclrtGetGroupInfoDetail\0"
+    "aclrtDeviceCanAccessPeer\0"
+    "aclrtDeviceEnablePeerAccess\0"
+    "aclrtDeviceDisablePeerAccess\0"
+    "aclrtGetMemInfo\0"
+    "aclrtGetMemUsageInfo\0"
+    "aclrtSetOpWaitTimeout\0"
+    "aclrtSetOpExecuteTimeOut\0"
+    "aclrtSetOpExecuteTimeOutWithMs\0"
+    "aclrtSetOpExecuteTimeOutV2\0"
+    "aclrtGetOpTimeOutInterval\0"
+    "aclrtSetStreamOverflowSwitch\0"
+    "aclrtGetStreamOverflowSwitch\0"
+    "aclrtSetDeviceSatMode\0"
+    "aclrtGetDeviceSatMode\0"
+    "aclrtGetOverflowStatus\0"
+    "aclrtResetOverflowStatus\0"
+    "aclrtSubscribeHostFunc\0"
+    "aclrtProcessHostFunc\0"
+    "aclrtUnSubscribeHostFunc\0"
+    "aclrtQueryDeviceStatus\0"
+    "aclrtCreateBinary\0"
+    "aclrtDestroyBinary\0"
+    "aclrtBinaryLoad\0"
+    "aclrtBinaryUnLoad\0"
+    "aclrtBinaryGetFunction\0"
+    "aclrtLaunchKernel\0"
+    "aclrtMemExportToShareableHandle\0"
+    "aclrtMemExportToShareableHandleV2\0"
+    "aclrtMemImportFromShareableHandle\0"
+    "aclrtMemImportFromShareableHandleV2\0"
+    "aclrtMemSetPidToShareableHandle\0"
+    "aclrtMemSetPidToShareableHandleV2\0"
+    "aclrtMemGetAllocationGranularity\0"
+    "aclrtDeviceGetBareTgid\0"
+    "aclrtCmoAsync\0"
+    "aclrtGetMemUceInfo\0"
+    "aclrtDeviceTaskAbort\0"
+    "aclrtMemUceRepair\0"
+    "aclrtStreamAbort\0"
+    "aclrtBinaryLoadFromFile\0"
+    "aclrtBinaryGetDevAddress\0"
+    "aclrtBinaryGetFunctionByEntry\0"
+    "aclrtBinaryGetGlobal\0"
+    "aclrtGetFuncBySymbol\0"
+    "aclrtGetFunctionAddr\0"
+    "aclrtGetFunctionSize\0"
+    "aclrtGetMemcpyDescSize\0"
+    "aclrtSetMemcpyDesc\0"
+    "aclrtMemcpyAsyncWithOffset\0"
+    "aclrtMemcpyAsyncWithDesc\0"
+    "aclrtKernelArgsGetHandleMemSize\0"
+    "aclrtKernelArgsGetMemSize\0"
+    "aclrtKernelArgsInit\0"
+    "aclrtKernelArgsInitByUserMem\0"
+    "aclrtKernelArgsAppend\0"
+    "aclrtKernelArgsAppendPlaceHolder\0"
+    "aclrtKernelArgsGetPlaceHolderBuffer\0"
+    "aclrtKernelArgsParaUpdate\0"
+    "aclrtLaunchKernelWithConfig\0"
+    "aclmdlRITaskGetParams\0"
+    "aclmdlRITaskSetParams\0"
+    "aclmdlRIKernelTaskGetAttribute\0"
+    "aclmdlRIUpdate\0"
+    "aclmdlRITaskDisable\0"
+    "aclrtKernelArgsFinalize\0"
+    "aclrtValueWrite\0"
+    "aclrtValueWait\0"
+    "aclrtGetStreamAvailableNum\0"
+    "aclrtSetStreamAttribute\0"
+    "aclrtGetStreamAttribute\0"
+    "aclrtCreateNotify\0"
+    "aclrtDestroyNotify\0"
+    "aclrtCntNotifyCreate\0"
+    "aclrtCntNotifyDestroy\0"
+    "aclrtRecordNotify\0"
+    "aclrtWaitAndResetNotify\0"
+    "aclrtGetNotifyId\0"
+    "aclrtGetEventId\0"
+    "aclrtGetEventAvailNum\0"
+    "aclrtGetDeviceInfo\0"
+    "aclrtDeviceGetStreamPriorityRange\0"
+    "aclrtGetDeviceCapability\0"
+    "aclrtDeviceGetUuid\0"
+    "aclrtDeviceSetLimit\0"
+    "aclrtDeviceGetLimit\0"
+    "aclrtDeviceGetPCIBusId\0"
+    "aclrtDeviceGetByPCIBusId\0"
+    "aclrtDeviceGetHostAtomicCapabilities\0"
+    "aclrtDeviceGetP2PAtomicCapabilities\0"
+    "aclrtCtxGetCurrentDefaultStream\0"
+    "aclrtGetPrimaryCtxState\0"
+    "aclrtReduceAsync\0"
+    "aclrtGetDeviceResLimit\0"
+    "aclrtSetDeviceResLimit\0"
+    "aclrtResetDeviceResLimit\0"
+    "aclrtGetStreamResLimit\0"
+    "aclrtSetStreamResLimit\0"
+    "aclrtResetStreamResLimit\0"
+    "aclrtUseStreamResInCurrentThread\0"
+    "aclrtUnuseStreamResInCurrentThread\0"
+    "aclrtGetResInCurrentThread\0"
+    "aclrtCreateLabel\0"
+    "aclrtSetLabel\0"
+    "aclrtDestroyLabel\0"
+    "aclrtCreateLabelList\0"
+    "aclrtDestroyLabelList\0"
+    "aclrtSwitchLabelByIndex\0"
+    "aclrtActiveStream\0"
+    "aclrtSwitchStream\0"
+    "aclrtGetFunctionName\0"
+    "aclrtGetBufFromChain\0"
+    "aclrtGetBufChainNum\0"
+    "aclrtAppendBufChain\0"
+    "aclrtCopyBufRef\0"
+    "aclrtGetBufUserData\0"
+    "aclrtSetBufUserData\0"
+    "aclrtGetBufData\0"
+    "aclrtGetBufDataLen\0"
+    "aclrtSetBufDataLen\0"
+    "aclrtFreeBuf\0"
+    "aclrtAllocBuf\0"
+    "aclrtBinaryLoadFromData\0"
+    "aclrtRegisterCpuFunc\0"
+    "aclrtCmoAsyncWithBarrier\0"
+    "aclrtCmoWaitBarrier\0"
+    "aclrtGetDevicesTopo\0"
+    "aclrtMemcpyBatch\0"
+    "aclrtMemcpyBatchV2\0"
+    "aclrtMemcpyBatchAsync\0"
+    "aclrtMemcpyBatchAsyncV2\0"
+    "aclrtIpcMemGetExportKey\0"
+    "aclrtIpcMemClose\0"
+    "aclrtIpcMemImportByKey\0"
+    "aclrtIpcMemSetImportPid\0"
+    "aclrtIpcMemSetAttr\0"
+    "aclrtIpcMemImportPidInterServer\0"
+    "aclrtNotifyBatchReset\0"
+    "aclrtNotifyGetExportKey\0"
+    "aclrtNotifyImportByKey\0"
+    "aclrtNotifySetImportPid\0"
+    "aclrtNotifySetImportPidInterServer\0"
+    "aclmdlRICaptureBegin\0"
+    "aclmdlRICaptureGetInfo\0"
+    "aclmdlRICaptureEnd\0"
+    "aclmdlRIDebugPrint\0"
+    "aclmdlRIDebugJsonPrint\0"
+    "aclmdlRICaptureThreadExchangeMode\0"
+    "aclmdlRIExecuteAsync\0"
+    "aclmdlRIExecute\0"
+    "aclmdlRIDestroy\0"
+    "aclmdlRICaptureTaskGrpBegin\0"
+    "aclmdlRICaptureTaskGrpEnd\0"
+    "aclmdlRICaptureTaskUpdateBegin\0"
+    "aclmdlRICaptureTaskUpdateEnd\0"
+    "aclmdlRIBuildBegin\0"
+    "aclmdlRIBindStream\0"
+    "aclmdlRIEndTask\0"
+    "aclmdlRIBuildEnd\0"
+    "aclmdlRIUnbindStream\0"
+    "aclmdlRISetName\0"
+    "aclmdlRIGetName\0"
+    "aclmdlRIGetId\0"
+    "aclmdlRIDestroyRegisterCallback\0"
+    "aclmdlRIDestroyUnregisterCallback\0"
+    "aclmdlInitDump\0"
+    "aclmdlSetDump\0"
+    "aclmdlFinalizeDump\0"
+    "aclmdlRIGetStreams\0"
+    "aclmdlRIGetTasksByStream\0"
+    "aclmdlRITaskGetType\0"
+    "aclmdlRITaskGetSeqId\0"
+    "aclrtGetVersion\0"
+    "aclInitCallbackRegister\0"
+    "aclInitCallbackUnRegister\0"
+    "aclFinalizeCallbackRegister\0"
+    "aclFinalizeCallbackUnRegister\0"
+    "aclrtCheckMemType\0"
+    "aclrtGetLogicDevIdByUserDevId\0"
+    "aclrtGetUserDevIdByLogicDevId\0"
+    "aclrtGetLogicDevIdByPhyDevId\0"
+    "aclrtGetPhyDevIdByLogicDevId\0"
+    "aclrtGetUserDevIdByPhyDevId\0"
+    "aclrtGetPhyDevIdByUserDevId\0"
+    "aclrtProfTrace\0"
+    "aclrtLaunchKernelV2\0"
+    "aclrtLaunchKernelWithHostArgs\0"
+    "aclrtLaunchKernelWithArgsArray\0"
+    "aclrtLaunchSIMTKernelWithArgsArray\0"
+    "aclrtLaunchSIMTKernelWithHostArgs\0"
+    "aclrtCtxGetFloatOverflowAddr\0"
+    "aclrtGetFloatOverflowStatus\0"
+    "aclrtResetFloatOverflowStatus\0"
+    "aclrtNpuGetFloatOverFlowStatus\0"
+    "aclrtNpuClearFloatOverFlowStatus\0"
+    "aclrtLaunchHostFunc\0"
+    "aclrtGetHardwareSyncAddr\0"
+    "aclrtRandomNumAsync\0"
+    "aclrtRegStreamStateCallback\0"
+    "aclrtRegDeviceStateCallback\0"
+    "aclrtSetDeviceTaskAbortCallback\0"
+    "aclrtGetOpExecuteTimeout\0"
+    "aclrtDevicePeerAccessStatus\0"
+    "aclrtStreamStop\0"
+    "aclrtTaskUpdateAsync\0"
+    "aclrtCmoGetDescSize\0"
+    "aclrtCmoSetDesc\0"
+    "aclrtCmoAsyncWithDesc\0"
+    "aclrtCheckArchCompatibility\0"
+    "aclmdlRIAbort\0"
+    "aclmdlRICondHandleCreate\0"
+    "aclmdlRICondHandleGetCondPtr\0"
+    "aclmdlRIAddCondTask\0"
+    "aclmdlRICaptureToModelRIBegin\0"
+    "aclrtCntNotifyRecord\0"
+    "aclrtCntNotifyWaitWithTimeout\0"
+    "aclrtCntNotifyReset\0"
+    "aclrtCntNotifyGetId\0"
+    "aclrtPersistentTaskClean\0"
+    "aclrtGetErrorVerbose\0"
+    "aclrtRepairError\0"
+    "aclrtMemSetAccess\0"
+    "aclrtMemGetAccess\0"
+    "aclrtSnapShotProcessLock\0"
+    "aclrtSnapShotProcessUnlock\0"
+    "aclrtSnapShotProcessBackup\0"
+    "aclrtSnapShotProcessRestore\0"
+    "aclrtSnapShotCallbackRegister\0"
+    "aclrtSnapShotCallbackUnregister\0"
+    "aclrtCacheLastTaskOpInfo\0"
+    "aclrtCacheLastTaskExtendInfo\0"
+    "aclrtGetFunctionAttribute\0"
+    "aclrtFunctionGetBinary\0"
+    "aclrtFunctionGetParamCount\0"
+    "aclrtFunctionGetParamInfo\0"
+    "aclrtFunctionGetAvailDynUbufPerBlock\0"
+    "aclrtIpcGetEventHandle\0"
+    "aclrtIpcOpenEventHandle\0"
+    "aclrtMemRetainAllocationHandle\0"
+    "aclrtMemGetAllocationPropertiesFromHandle\0"
+    "aclrtReserveMemAddressNoUCMemory\0"
+    "aclrtMemGetAddressRange\0"
+    "aclrtMemP2PMap\0"
+    "aclrtMemManagedPrefetchAsync\0"
+    "aclrtMemManagedPrefetchBatchAsync\0"
+    "aclrtMemMapSelectedLink\0"
+    "aclrtDeviceL2CacheFlush\0"
+    "aclrtMemMapSetLink\0"
+    "aclrtAllocatorCreateDesc\0"
+    "aclrtAllocatorDestroyDesc\0"
+    "aclrtAllocatorSetObjToDesc\0"
+    "aclrtAllocatorSetAllocFuncToDesc\0"
+    "aclrtAllocatorSetFreeFuncToDesc\0"
+    "aclrtAllocatorSetAllocAdviseFuncToDesc\0"
+    "aclrtAllocatorSetGetAddrFromBlockFuncToDesc\0"
+    "aclrtAllocatorRegister\0"
+    "aclrtAllocatorGetByStream\0"
+    "aclrtAllocatorUnregister\0"
+    "aclrtMemPoolCreate\0"
+    "aclrtMemPoolDestroy\0"
+    "aclrtMemPoolSetAttr\0"
+    "aclrtMemPoolGetAttr\0"
+    "aclrtMemPoolMallocAsync\0"
+    "aclrtMemPoolFreeAsync\0"
+    "aclrtMemPoolTrimTo\0"
+    "aclprofInit\0"
+    "aclprofFinalize\0"
+    "aclprofSetConfig\0"
+    "aclprofCreateConfig\0"
+    "aclprofDestroyConfig\0"
+    "aclprofStart\0"
+    "aclprofStop\0"
+    "aclprofCreateSubscribeConfig\0"
+    "aclprofDestroySubscribeConfig\0"
+    "aclprofModelSubscribe\0"
+    "aclprofModelUnSubscribe\0"
+    "aclprofGetOpDescSize\0"
+    "aclprofGetOpNum\0"
+    "aclprofGetOpTypeLen\0"
+    "aclprofGetOpType\0"
+    "aclprofGetOpNameLen\0"
+    "aclprofGetOpName\0"
+    "aclprofGetOpStart\0"
+    "aclprofGetOpEnd\0"
+    "aclprofGetOpDuration\0"
+    "aclprofGetModelId\0"
+    "aclprofGetOpFlag\0"
+    "aclprofGetOpAttriValue\0"
+    "aclprofCreateStepInfo\0"
+    "aclprofDestroyStepInfo\0"
+    "aclprofGetStepTimestamp\0"
+    "aclprofCreateStamp\0"
+    "aclprofDestroyStamp\0"
+    "aclprofSetStampTraceMessage\0"
+    "aclprofMark\0"
+    "aclprofMarkEx\0"
+    "aclprofPush\0"
+    "aclprofPop\0"
+    "aclprofRangeStart\0"
+    "aclprofRangeStop\0"
+    "aclprofStr2Id\0"
+    "aclprofRangePushEx\0"
+    "aclprofRangePop\0"
+    "mstxMarkA\0"
+    "mstxRangeStartA\0"
+    "mstxRangeEnd\0"
+    "mstxDomainCreateA\0"
+    "mstxDomainDestroy\0"
+    "mstxDomainMarkA\0"
+    "mstxDomainRangeStartA\0"
+    "mstxDomainRangeEnd\0"
+    "mstxGetToolId\0"
+    "mstxMemHeapRegister\0"
+    "mstxMemHeapUnregister\0"
+    "mstxMemRegionsRegister\0"
+    "mstxMemRegionsUnregister\0"
+    "mstxMemPermissionsAssign\0"
+    "halMemAlloc\0"
+    "halMemFree\0"
+    "halMemAdvise\0"
+    "drvMemPrefetchToDevice\0"
+    "halMemGetInfo\0"
+    "halMemGetInfoEx\0"
+    "halMemCtl\0"
+    "drvMemcpy\0"
+    "halMemcpy\0"
+    "halMemcpy2D\0"
+    "halSdmaCopy\0"
+    "drvMemsetD8\0"
+    "drvMemGetAttribute\0"
+    "halMemGetAddressRange\0"
+    "halMemAddressReserve\0"
+    "halMemAddressFree\0"
+    "halMemCreate\0"
+    "halMemRelease\0"
+    "halMemRetainAllocationHandle\0"
+    "halMemMap\0"
+    "halMemUnmap\0"
+    "halMemSetAccess\0"
+    "halMemGetAccess\0"
+    "halMemGetAllocationGranularity\0"
+    "halMemGetAllocationPropertiesFromHandle\0"
+    "halMemExportToShareableHandle\0"
+    "halMemExportToShareableHandleV2\0"
+    "halMemImportFromShareableHandle\0"
+    "halMemImportFromShareableHandleV2\0"
+    "halMemSetPidToShareableHandle\0"
+    "halShmemCreateHandle\0"
+    "halShmemDestroyHandle\0"
+    "halShmemSetPidHandle\0"
+    "halShmemOpenHandle\0"
+    "halShmemOpenHandleByDevId\0"
+    "halShmemCloseHandle\0"
+    "halShmemSetAttribute\0"
+    "halShmemGetAttribute\0"
+    "halMemAgentOpen\0"
+    "halMemAgentClose\0"
+    "halHostRegister\0"
+    "halHostUnregister\0"
+    "halHostUnregisterEx\0"
+    "halMemHostGetDevPointer\0"
+    "halHostRegisterCapabilities\0"
+    "halMemManagedAdvise\0"
+    "halMemManagedPrefetch\0"
+    "halMemManagedPrefetchBatch\0"
+    "halGetMemUsageInfo\0"
+    "halSetMemSharing\0"
+    "drvGetDevNum\0"
+    "drvGetDevIDs\0"
+    "drvGetDeviceLocalIDs\0"
+    "drvDeviceGetPhyIdByIndex\0"
+    "drvDeviceGetIndexByPhyId\0"
+    "drvGetPlatformInfo\0"
+    "halGetAPIVersion\0"
+    "halGetDeviceInfo\0"
+    "halGetDeviceInfoByBuff\0"
+    "halSetDeviceInfoByBuff\0"
+    "halGetSocVersion\0"
+    "halGetChipInfo\0"
+    "halGetDevNumEx\0"
+    "halGetVdevNum\0"
+    "halSupportFeature\0"
+    "halResourceInfoQuery\0"
+    "halGetChipCapability\0"
+    "halGetDeviceSplitMode\0"
+    "halDeviceCanAccessPeer\0"
+    "halDeviceEnableP2P\0"
+    "halDeviceDisableP2P\0"
+    "drvMemDeviceOpen\0"
+    "drvMemDeviceClose\0"
+    "halMemManagedRangeGetAttributes\0"
+    "halMbufAlloc\0"
+    "halMbufFree\0"
+    "halMbufGetBuffAddr\0"
+    "halMbufGetBuffSize\0"
+    "halMbufGetDataLen\0"
+    "halMbufSetDataLen\0"
+    "halMbufGetPrivInfo\0"
+    "halMbufCopyRef\0"
+    "halMbufChainAppend\0"
+    "halMbufChainGetMbufNum\0"
+    "halMbufChainGetMbuf\0"
+    "halQueueInit\0"
+    "halQueueCreate\0"
+    "halQueueDestroy\0"
+    "halQueueEnQueue\0"
+    "halQueueDeQueue\0"
+    "halQueuePeek\0"
+    "dsmi_get_device_count\0"
+    "dsmi_list_device\0"
+    "dsmi_get_phyid_from_logicid\0"
+    "dsmi_get_logicid_from_phyid\0"
+    "dsmi_get_device_info\0"
+    "dsmi_get_memory_info\0"
+    "dsmi_get_memory_info_v2\0"
+    "dsmi_get_device_utilization_rate\0"
+    "dsmi_get_device_frequency\0"
+    "dsmi_get_hbm_info\0"
+    "dsmi_get_chip_info\0"
+    "dsmi_get_aicore_info\0"
+    "dsmi_get_aicpu_info\0"
+    "dsmi_get_device_temperature\0"
+    "dsmi_get_device_power_info\0"
+    "dsmi_get_device_health\0"
+    "dsmi_get_version\0"
+    "dsmi_get_board_info\0"
+    "dsmi_get_chip_count\0"
+    "rtRegTaskFailCallbackByModule\0"
+    "rtGetSocSpec\0"
+    "rtStreamSetMode\0"
+    "rtSetDeviceWithoutTsd\0"
+    "rtGetDevMsg\0"
+    "rtGetDeviceInfo\0"
+    "rtsDeviceGetCapability\0"
+    "rtEnableP2P\0"
+    "rtDisableP2P\0"
+    "rtDeviceGetPCIBusId\0"
+    "rtDeviceGetByPCIBusId\0"
+    "rtGetAiCoreCount\0"
+    "rtSetOpWaitTimeOut\0"
+    "rtSetOpExecuteTimeOut\0"
+    "rtSetOpExecuteTimeOutWithMs\0"
+    "rtGetOpTimeOutInterval\0"
+    "rtSetOpExecuteTimeOutV2\0"
+    "rtGetOpExecuteTimeoutV2\0"
+    "rtGetLastError\0"
+    "rtPeekAtLastError\0"
+    "rtCtxCreateEx\0"
+    "rtCtxDestroyEx\0"
+    "rtCtxSetCurrent\0"
+    "rtCtxGetCurrent\0"
+    "rtSetGroup\0"
+    "rtGetGroupInfo\0"
+    "rtGetGroupCount\0"
+    "rtCtxSetSysParamOpt\0"
+    "rtCtxGetSysParamOpt\0"
+    "rtGetDeviceCount\0"
+    "rtSetDevice\0"
+    "rtGetDevicePhyIdByIndex\0"
+    "rtDeviceCanAccessPeer\0"
+    "rtDeviceGetBareTgid\0"
+    "rtGetDevice\0"
+    "rtDeviceReset\0"
+    "rtDeviceSetLimit\0"
+    "rtDeviceSynchronize\0"
+    "rtDeviceSynchronizeWithTimeout\0"
+    "rtDeviceTaskAbort\0"
+    "rtSetTSDevice\0"
+    "rtGetRunMode\0"
+    "rtGetSocVersion\0"
+    "rtCheckArchCompatibility\0"
+    "rtDeviceStatusQuery\0"
+    "rtDeviceResetWithoutTsd\0"
+    "rtSetDeviceSatMode\0"
+    "rtGetDeviceSatMode\0"
+    "rtGetAllUtilizations\0"
+    "rtSetDefaultDeviceId\0"
+    "rtDeviceResetForce\0"
+    "rtGetSysParamOpt\0"
+    "rtSetSysParamOpt\0"
+    "rtGetDeviceUuid\0"
+    "rtEventWorkModeSet\0"
+    "rtEventCreate\0"
+    "rtEventCreateWithFlag\0"
+    "rtEventCreateExWithFlag\0"
+    "rtEventDestroy\0"
+    "rtEventRecord\0"
+    "rtEventReset\0"
+    "rtEventSynchronize\0"
+    "rtEventSynchronizeWithTimeout\0"
+    "rtEventQuery\0"
+    "rtEventQueryWaitStatus\0"
+    "rtEventQueryStatus\0"
+    "rtEventElapsedTime\0"
+    "rtEventGetTimeStamp\0"
+    "rtGetFaultEvent\0"
+    "rtGetMemUceInfo\0"
+    "rtMemUceRepair\0"
+    "rtIpcGetEventHandle\0"
+    "rtIpcOpenEventHandle\0"
+    "rtModelGetId\0"
+    "rtStreamCreate\0"
+    "rtStreamCreateWithConfig\0"
+    "rtStreamGetPriority\0"
+    "rtStreamGetFlags\0"
+    "rtStreamDestroy\0"
+    "rtStreamDestroyForce\0"
+    "rtStreamWaitEvent\0"
+    "rtStreamSynchronize\0"
+    "rtStreamSynchronizeWithTimeout\0"
+    "rtStreamQuery\0"
+    "rtSetStreamOverflowSwitch\0"
+    "rtGetStreamOverflowSwitch\0"
+    "rtStreamAbort\0"
+    "rtStreamBeginCapture\0"
+    "rtStreamEndCapture\0"
+    "rtStreamGetCaptureInfo\0"
+    "rtThreadExchangeCaptureMode\0"
+    "rtAicpuKernelLaunchExWithArgs\0"
+    "rtBinarySetExceptionCallback\0"
+    "rtGetFuncHandleFromExceptionInfo\0"
+    "rtRegisterAllKernel\0"
+    "rtDevBinaryRegister\0"
+    "rtDevBinaryUnRegister\0"
+    "rtFunctionRegister\0"
+    "rtKernelLaunch\0"
+    "rtKernelLaunchWithHandle\0"
+    "rtKernelLaunchWithHandleV2\0"
+    "rtKernelLaunchWithFlag\0"
+    "rtKernelLaunchWithFlagV2\0"
+    "rtAicpuKernelLaunchWithFlag\0"
+    "rtSubscribeReport\0"
+    "rtCallbackLaunch\0"
+    "rtProcessReport\0"
+    "rtUnSubscribeReport\0"
+    "rtBinaryUnLoad\0"
+    "rtGetDeviceSatStatus\0"
+    "rtCleanDeviceSatStatus\0"
+    "rtSubscribeHostFunc\0"
+    "rtProcessHostFunc\0"
+    "rtUnSubscribeHostFunc\0"
+    "rtBinaryLoadWithoutTilingKey\0"
+    "rtLaunchKernelByFuncHandleV3\0"
+    "rtCacheLastTaskOpInfo\0"
+    "rtFunctionGetAttribute\0"
+    "rtMbufAlloc\0"
+    "rtMbufFree\0"
+    "rtMbufSetDataLen\0"
+    "rtMbufGetDataLen\0"
+    "rtMbufGetBuffAddr\0"
+    "rtMbufGetBuffSize\0"
+    "rtMbufGetPrivInfo\0"
+    "rtMbufCopyBufRef\0"
+    "rtMemcpy\0"
+    "rtMallocPhysical\0"
+    "rtMalloc\0"
+    "rtFree\0"
+    "rtMallocHost\0"
+    "rtFreeHost\0"
+    "rtFreeWithDevSync\0"
+    "rtFreeHostWithDevSync\0"
+    "rtHostMemMapCapabilities\0"
+    "rtMemAllocManaged\0"
+    "rtMallocCached\0"
+    "rtFlushCache\0"
+    "rtInvalidCache\0"
+    "rtMemcpyAsync\0"
+    "rtMemcpyAsyncEx\0"
+    "rtMemcpy2d\0"
+    "rtMemcpy2dAsync\0"
+    "rtMemset\0"
+    "rtMemsetAsync\0"
+    "rtMemGetInfoEx\0"
+    "rtMemPrefetchToDevice\0"
+    "rtIpcSetMemoryAttr\0"
+    "rtReserveMemAddress\0"
+    "rtReleaseMemAddress\0"
+    "rtFreePhysical\0"
+    "rtMapMem\0"
+    "rtUnmapMem\0"
+    "rtMemSetAccess\0"
+    "rtMemGetAccess\0"
+    "rtMemExportToShareableHandleV2\0"
+    "rtMemImportFromShareableHandle\0"
+    "rtMemImportFromShareableHandleV2\0"
+    "rtMemSetPidToShareableHandle\0"
+    "rtMemSetPidToShareableHandleV2\0"
+    "rtMemGetAllocationGranularity\0"
+    "rtsMemcpyBatch\0"
+    "rtsMemcpyBatchAsync\0"
+    "rtsValueWrite\0"
+    "rtsValueWait\0"
+    "rtMemRetainAllocationHandle\0"
+    "rtMemGetAllocationPropertiesFromHandle\0"
+    "rtModelDestroy\0"
+    "rtModelExecute\0"
+    "rtModelDebugDotPrint\0"
+    "rtModelDebugJsonPrint\0"
+    "rtCmoAsync\0"
+    "rtMbufChainAppend\0"
+    "rtMbufChainGetMbufNum\0"
+    "rtMbufChainGetMbuf\0"
+    "rtsGetErrorVerbose\0"
+    "rtsRepairError\0"
+    "rtRegKernelLaunchFillFunc\0"
+    "rtUnRegKernelLaunchFillFunc\0"
+    "rtsGetPairDevicesInfo\0"
+    "rtsDeviceGetInfo\0"
+    "rtsDeviceGetStreamPriorityRange\0"
+    "rtsGetDevice\0"
+    "rtsSetDeviceResLimit\0"
+    "rtsResetDeviceResLimit\0"
+    "rtsGetDeviceResLimit\0"
+    "rtsGetLogicDevIdByPhyDevId\0"
+    "rtsGetPhyDevIdByLogicDevId\0"
+    "rtsGetLogicDevIdByUserDevId\0"
+    "rtsGetUserDevIdByLogicDevId\0"
+    "rtsRegDeviceStateCallback\0"
+    "rtsSetDeviceTaskAbortCallback\0"
+    "rtsCtxGetCurrentDefaultStream\0"
+    "rtsGetPrimaryCtxState\0"
+    "rtsCtxGetFloatOverflowAddr\0"
+    "rtsEventGetId\0"
+    "rtsEventWait\0"
+    "rtsEventGetAvailNum\0"
+    "rtsNotifyCreate\0"
+    "rtsNotifyDestroy\0"
+    "rtsNotifyRecord\0"
+    "rtsNotifyWaitAndReset\0"
+    "rtsNotifyGetId\0"
+    "rtsNotifyBatchReset\0"
+    "rtsNotifyGetExportKey\0"
+    "rtsNotifyImportByKey\0"
+    "rtsNotifySetImportPid\0"
+    "rtNotifySetImportPidInterServer\0"
+    "rtCntNotifyDestroy\0"
+    "rtCntNotifyCreateServer\0"
+    "rtsCntNotifyRecord\0"
+    "rtsCntNotifyWaitWithTimeout\0"
+    "rtsCntNotifyReset\0"
+    "rtsCntNotifyGetId\0"
+    "rtsGetMemcpyDescSize\0"
+    "rtsSetMemcpyDesc\0"
+    "rtsMemcpyAsyncWithDesc\0"
+    "rtsCmoAsyncWithBarrier\0"
+    "rtsMalloc\0"
+    "rtsMemExportToShareableHandle\0"
+    "rtsMallocHost\0"
+    "rtsPointerGetAttributes\0"
+    "rtsHostRegister\0"
+    "rtHostRegisterV2\0"
+    "rtsHostUnregister\0"
+    "rtHostGetDevicePointer\0"
+    "rtsGetCmoDescSize\0"
+    "rtsSetCmoDesc\0"
+    "rtsLaunchCmoAddrTask\0"
+    "rtsLaunchReduceAsyncTask\0"
+    "rtsGetP2PStatus\0"
+    "rtsIpcMemGetExportKey\0"
+    "rtsIpcMemClose\0"
+    "rtsIpcMemImportByKey\0"
+    "rtsIpcMemSetImportPid\0"
+    "rtsCheckMemType\0"
+    "rtMemcpyAsyncWithOffset\0"
+    "rtIpcMemImportPidInterServer\0"
+    "rtGetMemUsageInfo\0"
+    "rtsStreamCreate\0"
+    "rtsStreamSetAttribute\0"
+    "rtsStreamGetAttribute\0"
+    "rtsStreamGetAvailableNum\0"
+    "rtsStreamGetId\0"
+    "rtsStreamBeginTaskGrp\0"
+    "rtsStreamEndTaskGrp\0"
+    "rtsStreamBeginTaskUpdate\0"
+    "rtsStreamEndTaskUpdate\0"
+    "rtsSwitchStream\0"
+    "rtsActiveStream\0"
+    "rtsSetStreamResLimit\0"
+    "rtsResetStreamResLimit\0"
+    "rtsGetStreamResLimit\0"
+    "rtsUseStreamResInCurrentThread\0"
+    "rtsNotUseStreamResInCurrentThread\0"
+    "rtsGetResInCurrentThread\0"
+    "rtsRegStreamStateCallback\0"
+    "rtsStreamStop\0"
+    "rtsPersistentTaskClean\0"
+    "rtsBinaryLoadFromFile\0"
+    "rtsBinaryLoadFromData\0"
+    "rtsFuncGetByName\0"
+    "rtsFuncGetByEntry\0"
+    "rtsFuncGetAddr\0"
+    "rtsRegisterCpuFunc\0"
+    "rtsLaunchKernelWithHostArgs\0"
+    "rtsGetThreadLastTaskId\0"
+    "rtsNpuClearFloatOverFlowStatus\0"
+    "rtsNpuGetFloatOverFlowStatus\0"
+    "rtsLaunchKernelWithConfig\0"
+    "rtsKernelArgsInit\0"
+    "rtsKernelArgsAppend\0"
+    "rtsKernelArgsAppendPlaceHolder\0"
+    "rtsKernelArgsFinalize\0"
+    "rtsKernelArgsParaUpdate\0"
+    "rtsKernelArgsInitByUserMem\0"
+    "rtsKernelArgsGetMemSize\0"
+    "rtsKernelArgsGetHandleMemSize\0"
+    "rtsKernelArgsGetPlaceHolderBuffer\0"
+    "rtsFuncGetName\0"
+    "rtsGetHardwareSyncAddr\0"
+    "rtsGetFloatOverflowStatus\0"
+    "rtsResetFloatOverflowStatus\0"
+    "rtsLaunchKernelWithDevArgs\0"
+    "rtsLaunchHostFunc\0"
+    "rtsBinaryGetDevAddress\0"
+    "rtsLaunchUpdateTask\0"
+    "rtsModelCreate\0"
+    "rtsModelBindStream\0"
+    "rtsEndGraph\0"
+    "rtsModelLoadComplete\0"
+    "rtsModelUnbindStream\0"
+    "rtsModelExecute\0"
+    "rtsLabelCreate\0"
+    "rtsLabelDestroy\0"
+    "rtsLabelSwitchListCreate\0"
+    "rtsLabelSwitchListDestroy\0"
+    "rtsLabelSet\0"
+    "rtsLabelSwitchByIndex\0"
+    "rtsModelSetName\0"
+    "rtsModelGetName\0"
+    "rtsModelAbort\0"
+    "rtsLaunchRandomNumTask\0"
+    "rtsLaunchBarrierTask\0"
+    "rtsProfTrace\0"
+    "rtSnapShotProcessLock\0"
+    "rtSnapShotProcessUnlock\0"
+    "rtSnapShotProcessBackup\0"
+    "rtSnapShotProcessRestore\0"
+    "rtSnapShotCallbackRegister\0"
+    "rtSnapShotCallbackUnregister\0"
+    "rtDeviceGetHostAtomicCapabilities\0"
+    "rtDeviceGetP2PAtomicCapabilities\0"
+    "rtDeviceGetLimit\0"
+    "rtDeviceL2CacheFlush\0"
+    "rtEventRecordWithFlag\0"
+    "rtMemPoolCreate\0"
+    "rtMemPoolDestroy\0"
+    "rtMemPoolSetAttr\0"
+    "rtMemPoolGetAttr\0"
+    "rtMemGetAddressRange\0"
+    "rtMemPoolMallocAsync\0"
+    "rtMemPoolFreeAsync\0"
+    "rtMemManagedAdvise\0"
+    "rtMemManagedGetAttr\0"
+    "rtMemManagedGetAttrs\0"
+    "rtMemPoolTrimTo\0"
+    "rtMemManagedPrefetchAsync\0"
+    "rtMemManagedPrefetchBatchAsync\0"
+    "rtMemMapSelectedLink\0"
+    "rtMemMapNoAccess\0"
+    "rtMemsetD32\0"
+    "rtMemsetD32Async\0"
+    "rtMemMapSetLink\0"
+    "rtModelGetStreams\0"
+    "rtModelDestroyRegisterCallback\0"
+    "rtModelDestroyUnregisterCallback\0"
+    "rtModelUpdate\0"
+    "rtModelCondHandleCreate\0"
+    "rtModelCondHandleGetCondPtr\0"
+    "rtStreamAddCondTask\0"
+    "rtStreamBeginCaptureToModel\0"
+    "rtStreamGetTasks\0"
+    "rtStreamWaitEventWithFlag\0"
+    "rtTaskGetType\0"
+    "rtTaskGetSeqId\0"
+    "rtModelTaskGetParams\0"
+    "rtModelTaskSetParams\0"
+    "rtModelKernelTaskGetAttribute\0"
+    "rtModelTaskDisable\0"
+    "rtCacheLastTaskExtendInfo\0"
+    "rtLaunchKernelWithArgsArray\0"
+    "rtLaunchSIMTKernelWithArgsArray\0"
+    "rtLaunchSIMTKernelWithHostArgs\0"
+    "rtFuncGetSize\0"
+    "rtFunctionGetBinary\0"
+    "rtFunctionGetParamCount\0"
+    "rtFunctionGetParamInfo\0"
+    "rtFunctionGetAvailDynUbufPerBlock\0"
+    "rtSymbolLookup\0"
+    "rtBinaryGetGlobal\0"
+    "rtGetFuncBySymbol\0";
 const npu_pt_sym npu_pt_syms[] = {
-    {"aclFloat16ToFloat", NPU_LIB_ACL},
-    {"aclFloatToFloat16", NPU_LIB_ACL},
-    {"aclCreateDataBuffer", NPU_LIB_ACL},
-    {"aclDestroyDataBuffer", NPU_LIB_ACL},
-    {"aclUpdateDataBuffer", NPU_LIB_ACL},
-    {"aclGetDataBufferAddr", NPU_LIB_ACL},
-    {"aclGetDataBufferSize", NPU_LIB_ACL},
-    {"aclGetDataBufferSizeV2", NPU_LIB_ACL},
-    {"aclDataTypeSize", NPU_LIB_ACL},
-    {"aclAppLog", NPU_LIB_ACL},
-    {"aclrtGetSocName", NPU_LIB_ACL},
-    {"aclGetCannAttributeList", NPU_LIB_ACL},
-    {"aclGetCannAttribute", NPU_LIB_ACL},
-    {"aclGetDeviceCapability", NPU_LIB_ACL},
-    {"aclInit", NPU_LIB_ACL},
-    {"aclFinalize", NPU_LIB_ACL},
-    {"aclFinalizeReference", NPU_LIB_ACL},
-    {"aclGetRecentErrMsg", NPU_LIB_ACL},
-    {"aclsysGetCANNVersion", NPU_LIB_ACL},
-    {"aclsysGetVersionStr", NPU_LIB_ACL},
-    {"aclsysGetVersionNum", NPU_LIB_ACL},
-    {"aclrtPeekAtLastError", NPU_LIB_ACL},
-    {"aclrtGetLastError", NPU_LIB_ACL},
-    {"aclrtSetExceptionInfoCallback", NPU_LIB_ACL},
-    {"aclrtExceptionInfoCallbackRegister", NPU_LIB_ACL},
-    {"aclrtExceptionInfoCallbackUnregister", NPU_LIB_ACL},
-    {"aclrtGetTaskIdFromExceptionInfo", NPU_LIB_ACL},
-    {"aclrtGetStreamIdFromExceptionInfo", NPU_LIB_ACL},
-    {"aclrtGetThreadIdFromExceptionInfo", NPU_LIB_ACL},
-    {"aclrtGetDeviceIdFromExceptionInfo", NPU_LIB_ACL},
-    {"aclrtGetErrorCodeFromExceptionInfo", NPU_LIB_ACL},
-    {"aclrtGetArgsFromExceptionInfo", NPU_LIB_ACL},
-    {"aclrtGetFuncHandleFromExceptionInfo", NPU_LIB_ACL},
-    {"aclrtBinarySetExceptionCallback", NPU_LIB_ACL},
-    {"aclrtSubscribeReport", NPU_LIB_ACL},
-    {"aclrtLaunchCallback", NPU_LIB_ACL},
-    {"aclrtProcessReport", NPU_LIB_ACL},
-    {"aclrtUnSubscribeReport", NPU_LIB_ACL},
-    {"aclrtCreateContext", NPU_LIB_ACL},
-    {"aclrtDestroyContext", NPU_LIB_ACL},
-    {"aclrtSetCurrentContext", NPU_LIB_ACL},
-    {"aclrtGetCurrentContext", NPU_LIB_ACL},
-    {"aclrtCtxGetSysParamOpt", NPU_LIB_ACL},
-    {"aclrtCtxSetSysParamOpt", NPU_LIB_ACL},
-    {"aclrtGetSysParamOpt", NPU_LIB_ACL},
-    {"aclrtSetSysParamOpt", NPU_LIB_ACL},
-    {"aclrtSetDevice", NPU_LIB_ACL},
-    {"aclrtResetDevice", NPU_LIB_ACL},
-    {"aclrtResetDeviceForce", NPU_LIB_ACL},
-    {"aclrtGetDevice", NPU_LIB_ACL},
-    {"aclrtSetStreamFailureMode", NPU_LIB_ACL},
-    {"aclrtGetRunMode", NPU_LIB_ACL},
-    {"aclrtSynchronizeDevice", NPU_LIB_ACL},
-    {"aclrtSynchronizeDeviceWithTimeout", NPU_LIB_ACL},
-    {"aclrtSetTsDevice", NPU_LIB_ACL},
-    {"aclrtGetDeviceUtilizationRate", NPU_LIB_ACL},
-    {"aclrtGetDeviceCount", NPU_LIB_ACL},
-    {"aclrtCreateEvent", NPU_LIB_ACL},
-    {"aclrtCreateEventWithFlag", NPU_LIB_ACL},
-    {"aclrtCreateEventExWithFlag", NPU_LIB_ACL},
-    {"aclrtDestroyEvent", NPU_LIB_ACL},
-    {"aclrtRecordEvent", NPU_LIB_ACL},
-    {"aclrtRecordEventWithFlag", NPU_LIB_ACL},
-    {"aclrtResetEvent", NPU_LIB_ACL},
-    {"aclrtQueryEvent", NPU_LIB_ACL},
-    {"aclrtQueryEventStatus", NPU_LIB_ACL},
-    {"aclrtQueryEventWaitStatus", NPU_LIB_ACL},
-    {"aclrtSynchronizeEvent", NPU_LIB_ACL},
-    {"aclrtSynchronizeEventWithTimeout", NPU_LIB_ACL},
-    {"aclrtEventElapsedTime", NPU_LIB_ACL},
-    {"aclrtEventGetTimestamp", NPU_LIB_ACL},
-    {"aclrtMalloc", NPU_LIB_ACL},
-    {"aclrtMallocAlign32", NPU_LIB_ACL},
-    {"aclrtMallocCached", NPU_LIB_ACL},
-    {"aclrtMallocWithCfg", NPU_LIB_ACL},
-    {"aclrtMallocForTaskScheduler", NPU_LIB_ACL},
-    {"aclrtMallocHostWithCfg", NPU_LIB_ACL},
-    {"aclrtPointerGetAttributes", NPU_LIB_ACL},
-    {"aclrtMemManagedGetAttr", NPU_LIB_ACL},
-    {"aclrtMemManagedGetAttrs", NPU_LIB_ACL},
-    {"aclrtHostRegister", NPU_LIB_ACL},
-    {"aclrtHostRegisterV2", NPU_LIB_ACL},
-    {"aclrtHostGetDevicePointer", NPU_LIB_ACL},
-    {"aclrtHostUnregister", NPU_LIB_ACL},
-    {"aclrtHostMemMapCapabilities", NPU_LIB_ACL},
-    {"aclrtGetThreadLastTaskId", NPU_LIB_ACL},
-    {"aclrtStreamGetId", NPU_LIB_ACL},
-    {"aclrtMemFlush", NPU_LIB_ACL},
-    {"aclrtMemInvalidate", NPU_LIB_ACL},
-    {"aclrtFree", NPU_LIB_ACL},
-    {"aclrtMallocHost", NPU_LIB_ACL},
-    {"aclrtMemAllocManaged", NPU_LIB_ACL},
-    {"aclrtFreeHost", NPU_LIB_ACL},
-    {"aclrtFreeWithDevSync", NPU_LIB_ACL},
-    {"aclrtFreeHostWithDevSync", NPU_LIB_ACL},
-    {"aclrtMemcpy", NPU_LIB_ACL},
-    {"aclrtMemset", NPU_LIB_ACL},
-    {"aclrtMemcpyAsync", NPU_LIB_ACL},
-    {"aclrtMemsetD32", NPU_LIB_ACL},
-    {"aclrtMemsetD32Async", NPU_LIB_ACL},
-    {"aclrtMemcpyAsyncWithCondition", NPU_LIB_ACL},
-    {"aclrtMemcpy2d", NPU_LIB_ACL},
-    {"aclrtMemcpy2dAsync", NPU_LIB_ACL},
-    {"aclrtGetSymbolAddress", NPU_LIB_ACL},
-    {"aclrtGetSymbolSize", NPU_LIB_ACL},
-    {"aclrtMemcpyFromSymbol", NPU_LIB_ACL},
-    {"aclrtMemcpyFromSymbolAsync", NPU_LIB_ACL},
-    {"aclrtMemcpyToSymbol", NPU_LIB_ACL},
-    {"aclrtMemcpyToSymbolAsync", NPU_LIB_ACL},
-    {"aclrtMemsetAsync", NPU_LIB_ACL},
-    {"aclrtMemManagedAdvise", NPU_LIB_ACL},
-    {"aclrtReserveMemAddress", NPU_LIB_ACL},
-    {"aclrtReleaseMemAddress", NPU_LIB_ACL},
-    {"aclrtMallocPhysical", NPU_LIB_ACL},
-    {"aclrtFreePhysical", NPU_LIB_ACL},
-    {"aclrtMapMem", NPU_LIB_ACL},
-    {"aclrtUnmapMem", NPU_LIB_ACL},
-    {"aclrtMemMapNoAccess", NPU_LIB_ACL},
-    {"aclrtCreateStreamConfigHandle", NPU_LIB_ACL},
-    {"aclrtDestroyStreamConfigHandle", NPU_LIB_ACL},
-    {"aclrtSetStreamConfigOpt", NPU_LIB_ACL},
-    {"aclrtCreateStream", NPU_LIB_ACL},
-    {"aclrtCreateStreamV2", NPU_LIB_ACL},
-    {"aclrtCreateStreamWithConfig", NPU_LIB_ACL},
-    {"aclrtDestroyStream", NPU_LIB_ACL},
-    {"aclrtDestroyStreamForce", NPU_LIB_ACL},
-    {"aclrtSynchronizeStream", NPU_LIB_ACL},
-    {"aclrtSynchronizeStreamWithTimeout", NPU_LIB_ACL},
-    {"aclrtStreamQuery", NPU_LIB_ACL},
-    {"aclrtStreamGetPriority", NPU_LIB_ACL},
-    {"aclrtStreamGetFlags", NPU_LIB_ACL},
-    {"aclrtStreamWaitEvent", NPU_LIB_ACL},
-    {"aclrtStreamWaitEventWithFlag", NPU_LIB_ACL},
-    {"aclrtStreamWaitEventWithTimeout", NPU_LIB_ACL},
-    {"aclrtSetGroup", NPU_LIB_ACL},
-    {"aclrtGetGroupCount", NPU_LIB_ACL},
-    {"aclrtCreateGroupInfo", NPU_LIB_ACL},
-    {"aclrtDestroyGroupInfo", NPU_LIB_ACL},
-    {"aclrtGetAllGroupInfo", NPU_LIB_ACL},
-    {"aclrtGetGroupInfoDetail", NPU_LIB_ACL},
-    {"aclrtDeviceCanAccessPeer", NPU_LIB_ACL},
-    {"aclrtDeviceEnablePeerAccess", NPU_LIB_ACL},
-    {"aclrtDeviceDisablePeerAccess", NPU_LIB_ACL},
-    {"aclrtGetMemInfo", NPU_LIB_ACL},
-    {"aclrtGetMemUsageInfo", NPU_LIB_ACL},
-    {"aclrtSetOpWaitTimeout", NPU_LIB_ACL},
-    {"aclrtSetOpExecuteTimeOut", NPU_LIB_ACL},
-    {"aclrtSetOpExecuteTimeOutWithMs", NPU_LIB_ACL},
-    {"aclrtSetOpExecuteTimeOutV2", NPU_LIB_ACL},
-    {"aclrtGetOpTimeOutInterval", NPU_LIB_ACL},
-    {"aclrtSetStreamOverflowSwitch", NPU_LIB_ACL},
-    {"aclrtGetStreamOverflowSwitch", NPU_LIB_ACL},
-    {"aclrtSetDeviceSatMode", NPU_LIB_ACL},
-    {"aclrtGetDeviceSatMode", NPU_LIB_ACL},
-    {"aclrtGetOverflowStatus", NPU_LIB_ACL},
-    {"aclrtResetOverflowStatus", NPU_LIB_ACL},
-    {"aclrtSubscribeHostFunc", NPU_LIB_ACL},
-    {"aclrtProcessHostFunc", NPU_LIB_ACL},
-    {"aclrtUnSubscribeHostFunc", NPU_LIB_ACL},
-    {"aclrtQueryDeviceStatus", NPU_LIB_ACL},
-    {"aclrtCreateBinary", NPU_LIB_ACL},
-    {"aclrtDestroyBinary", NPU_LIB_ACL},
-    {"aclrtBinaryLoad", NPU_LIB_ACL},
-    {"aclrtBinaryUnLoad", NPU_LIB_ACL},
-    {"aclrtBinaryGetFunction", NPU_LIB_ACL},
-    {"aclrtLaunchKernel", NPU_LIB_ACL},
-    {"aclrtMemExportToShareableHandle", NPU_LIB_ACL},
-    {"aclrtMemExportToShareableHandleV2", NPU_LIB_ACL},
-    {"aclrtMemImportFromShareableHandle", NPU_LIB_ACL},
-    {"aclrtMemImportFromShareableHandleV2", NPU_LIB_ACL},
-    {"aclrtMemSetPidToShareableHandle", NPU_LIB_ACL},
-    {"aclrtMemSetPidToShareableHandleV2", NPU_LIB_ACL},
-    {"aclrtMemGetAllocationGranularity", NPU_LIB_ACL},
-    {"aclrtDeviceGetBareTgid", NPU_LIB_ACL},
-    {"aclrtCmoAsync", NPU_LIB_ACL},
-    {"aclrtGetMemUceInfo", NPU_LIB_ACL},
-    {"aclrtDeviceTaskAbort", NPU_LIB_ACL},
-    {"aclrtMemUceRepair", NPU_LIB_ACL},
-    {"aclrtStreamAbort", NPU_LIB_ACL},
-    {"aclrtBinaryLoadFromFile", NPU_LIB_ACL},
-    {"aclrtBinaryGetDevAddress", NPU_LIB_ACL},
-    {"aclrtBinaryGetFunctionByEntry", NPU_LIB_ACL},
-    {"aclrtBinaryGetGlobal", NPU_LIB_ACL},
-    {"aclrtGetFuncBySymbol", NPU_LIB_ACL},
-    {"aclrtGetFunctionAddr", NPU_LIB_ACL},
-    {"aclrtGetFunctionSize", NPU_LIB_ACL},
-    {"aclrtGetMemcpyDescSize", NPU_LIB_ACL},
-    {"aclrtSetMemcpyDesc", NPU_LIB_ACL},
-    {"aclrtMemcpyAsyncWithOffset", NPU_LIB_ACL},
-    {"aclrtMemcpyAsyncWithDesc", NPU_LIB_ACL},
-    {"aclrtKernelArgsGetHandleMemSize", NPU_LIB_ACL},
-    {"aclrtKernelArgsGetMemSize", NPU_LIB_ACL},
-    {"aclrtKernelArgsInit", NPU_LIB_ACL},
-    {"aclrtKernelArgsInitByUserMem", NPU_LIB_ACL},
-    {"aclrtKernelArgsAppend", NPU_LIB_ACL},
-    {"aclrtKernelArgsAppendPlaceHolder", NPU_LIB_ACL},
-    {"aclrtKernelArgsGetPlaceHolderBuffer", NPU_LIB_ACL},
-    {"aclrtKernelArgsParaUpdate", NPU_LIB_ACL},
-    {"aclrtLaunchKernelWithConfig", NPU_LIB_ACL},
-    {"aclmdlRITaskGetParams", NPU_LIB_ACL},
-    {"aclmdlRITaskSetParams", NPU_LIB_ACL},
-    {"aclmdlRIKernelTaskGetAttribute", NPU_LIB_ACL},
-    {"aclmdlRIUpdate", NPU_LIB_ACL},
-    {"aclmdlRITaskDisable", NPU_LIB_ACL},
-    {"aclrtKernelArgsFinalize", NPU_LIB_ACL},
-    {"aclrtValueWrite", NPU_LIB_ACL},
-    {"aclrtValueWait", NPU_LIB_ACL},
-    {"aclrtGetStreamAvailableNum", NPU_LIB_ACL},
-    {"aclrtSetStreamAttribute", NPU_LIB_ACL},
-    {"aclrtGetStreamAttribute", NPU_LIB_ACL},
-    {"aclrtCreateNotify", NPU_LIB_ACL},
-    {"aclrtDestroyNotify", NPU_LIB_ACL},
-    {"aclrtCntNotifyCreate", NPU_LIB_ACL},
-    {"aclrtCntNotifyDestroy", NPU_LIB_ACL},
-    {"aclrtRecordNotify", NPU_LIB_ACL},
-    {"aclrtWaitAndResetNotify", NPU_LIB_ACL},
-    {"aclrtGetNotifyId", NPU_LIB_ACL},
-    {"aclrtGetEventId", NPU_LIB_ACL},
-    {"aclrtGetEventAvailNum", NPU_LIB_ACL},
-    {"aclrtGetDeviceInfo", NPU_LIB_ACL},
-    {"aclrtDeviceGetStreamPriorityRange", NPU_LIB_ACL},
-    {"aclrtGetDeviceCapability", NPU_LIB_ACL},
-    {"aclrtDeviceGetUuid", NPU_LIB_ACL},
-    {"aclrtDeviceSetLimit", NPU_LIB_ACL},
-    {"aclrtDeviceGetLimit", NPU_LIB_ACL},
-    {"aclrtDeviceGetPCIBusId", NPU_LIB_ACL},
-    {"aclrtDeviceGetByPCIBusId", NPU_LIB_ACL},
-    {"aclrtDeviceGetHostAtomicCapabilities", NPU_LIB_ACL},
-    {"aclrtDeviceGetP2PAtomicCapabilities", NPU_LIB_ACL},
-    {"aclrtCtxGetCurrentDefaultStream", NPU_LIB_ACL},
-    {"aclrtGetPrimaryCtxState", NPU_LIB_ACL},
-    {"aclrtReduceAsync", NPU_LIB_ACL},
-    {"aclrtGetDeviceResLimit", NPU_LIB_ACL},
-    {"aclrtSetDeviceResLimit", NPU_LIB_ACL},
-    {"aclrtResetDeviceResLimit", NPU_LIB_ACL},
-    {"aclrtGetStreamResLimit", NPU_LIB_ACL},
-    {"aclrtSetStreamResLimit", NPU_LIB_ACL},
-    {"aclrtResetStreamResLimit", NPU_LIB_ACL},
-    {"aclrtUseStreamResInCurrentThread", NPU_LIB_ACL},
-    {"aclrtUnuseStreamResInCurrentThread", NPU_LIB_ACL},
-    {"aclrtGetResInCurrentThread", NPU_LIB_ACL},
-    {"aclrtCreateLabel", NPU_LIB_ACL},
-    {"aclrtSetLabel", NPU_LIB_ACL},
-    {"aclrtDestroyLabel", NPU_LIB_ACL},
-    {"aclrtCreateLabelList", NPU_LIB_ACL},
-    {"aclrtDestroyLabelList", NPU_LIB_ACL},
-    {"aclrtSwitchLabelByIndex", NPU_LIB_ACL},
-    {"aclrtActiveStream", NPU_LIB_ACL},
-    {"aclrtSwitchStream", NPU_LIB_ACL},
-    {"aclrtGetFunctionName", NPU_LIB_ACL},
-    {"aclrtGetBufFromChain", NPU_LIB_ACL},
-    {"aclrtGetBufChainNum", NPU_LIB_ACL},
-    {"aclrtAppendBufChain", NPU_LIB_ACL},
-    {"aclrtCopyBufRef", NPU_LIB_ACL},
-    {"aclrtGetBufUserData", NPU_LIB_ACL},
-    {"aclrtSetBufUserData", NPU_LIB_ACL},
-    {"aclrtGetBufData", NPU_LIB_ACL},
-    {"aclrtGetBufDataLen", NPU_LIB_ACL},
-    {"aclrtSetBufDataLen", NPU_LIB_ACL},
-    {"aclrtFreeBuf", NPU_LIB_ACL},
-    {"aclrtAllocBuf", NPU_LIB_ACL},
-    {"aclrtBinaryLoadFromData", NPU_LIB_ACL},
-    {"aclrtRegisterCpuFunc", NPU_LIB_ACL},
-    {"aclrtCmoAsyncWithBarrier", NPU_LIB_ACL},
-    {"aclrtCmoWaitBarrier", NPU_LIB_ACL},
-    {"aclrtGetDevicesTopo", NPU_LIB_ACL},
-    {"aclrtMemcpyBatch", NPU_LIB_ACL},
-    {"aclrtMemcpyBatchV2", NPU_LIB_ACL},
-    {"aclrtMemcpyBatchAsync", NPU_LIB_ACL},
-    {"aclrtMemcpyBatchAsyncV2", NPU_LIB_ACL},
-    {"aclrtIpcMemGetExportKey", NPU_LIB_ACL},
-    {"aclrtIpcMemClose", NPU_LIB_ACL},
-    {"aclrtIpcMemImportByKey", NPU_LIB_ACL},
-    {"aclrtIpcMemSetImportPid", NPU_LIB_ACL},
-    {"aclrtIpcMemSetAttr", NPU_LIB_ACL},
-    {"aclrtIpcMemImportPidInterServer", NPU_LIB_ACL},
-    {"aclrtNotifyBatchReset", NPU_LIB_ACL},
-    {"aclrtNotifyGetExportKey", NPU_LIB_ACL},
-    {"aclrtNotifyImportByKey", NPU_LIB_ACL},
-    {"aclrtNotifySetImportPid", NPU_LIB_ACL},
-    {"aclrtNotifySetImportPidInterServer", NPU_LIB_ACL},
-    {"aclmdlRICaptureBegin", NPU_LIB_ACL},
-    {"aclmdlRICaptureGetInfo", NPU_LIB_ACL},
-    {"aclmdlRICaptureEnd", NPU_LIB_ACL},
-    {"aclmdlRIDebugPrint", NPU_LIB_ACL},
-    {"aclmdlRIDebugJsonPrint", NPU_LIB_ACL},
-    {"aclmdlRICaptureThreadExchangeMode", NPU_LIB_ACL},
-    {"aclmdlRIExecuteAsync", NPU_LIB_ACL},
-    {"aclmdlRIExecute", NPU_LIB_ACL},
-    {"aclmdlRIDestroy", NPU_LIB_ACL},
-    {"aclmdlRICaptureTaskGrpBegin", NPU_LIB_ACL},
-    {"aclmdlRICaptureTaskGrpEnd", NPU_LIB_ACL},
-    {"aclmdlRICaptureTaskUpdateBegin", NPU_LIB_ACL},
-    {"aclmdlRICaptureTaskUpdateEnd", NPU_LIB_ACL},
-    {"aclmdlRIBuildBegin", NPU_LIB_ACL},
-    {"aclmdlRIBindStream", NPU_LIB_ACL},
-    {"aclmdlRIEndTask", NPU_LIB_ACL},
-    {"aclmdlRIBuildEnd", NPU_LIB_ACL},
-    {"aclmdlRIUnbindStream", NPU_LIB_ACL},
-    {"aclmdlRISetName", NPU_LIB_ACL},
-    {"aclmdlRIGetName", NPU_LIB_ACL},
-    {"aclmdlRIGetId", NPU_LIB_ACL},
-    {"aclmdlRIDestroyRegisterCallback", NPU_LIB_ACL},
-    {"aclmdlRIDestroyUnregisterCallback", NPU_LIB_ACL},
-    {"aclmdlInitDump", NPU_LIB_ACL},
-    {"aclmdlSetDump", NPU_LIB_ACL},
-    {"aclmdlFinalizeDump", NPU_LIB_ACL},
-    {"aclmdlRIGetStreams", NPU_LIB_ACL},
-    {"aclmdlRIGetTasksByStream", NPU_LIB_ACL},
-    {"aclmdlRITaskGetType", NPU_LIB_ACL},
-    {"aclmdlRITaskGetSeqId", NPU_LIB_ACL},
-    {"aclrtGetVersion", NPU_LIB_ACL},
-    {"aclInitCallbackRegister", NPU_LIB_ACL},
-    {"aclInitCallbackUnRegister", NPU_LIB_ACL},
-    {"aclFinalizeCallbackRegister", NPU_LIB_ACL},
-    {"aclFinalizeCallbackUnRegister", NPU_LIB_ACL},
-    {"aclrtCheckMemType", NPU_LIB_ACL},
-    {"aclrtGetLogicDevIdByUserDevId", NPU_LIB_ACL},
-    {"aclrtGetUserDevIdByLogicDevId", NPU_LIB_ACL},
-    {"aclrtGetLogicDevIdByPhyDevId", NPU_LIB_ACL},
-    {"aclrtGetPhyDevIdByLogicDevId", NPU_LIB_ACL},
-    {"aclrtGetUserDevIdByPhyDevId", NPU_LIB_ACL},
-    {"aclrtGetPhyDevIdByUserDevId", NPU_LIB_ACL},
-    {"aclrtProfTrace", NPU_LIB_ACL},
-    {"aclrtLaunchKernelV2", NPU_LIB_ACL},
-    {"aclrtLaunchKernelWithHostArgs", NPU_LIB_ACL},
-    {"aclrtLaunchKernelWithArgsArray", NPU_LIB_ACL},
-    {"aclrtLaunchSIMTKernelWithArgsArray", NPU_LIB_ACL},
-    {"aclrtLaunchSIMTKernelWithHostArgs", NPU_LIB_ACL},
-    {"aclrtCtxGetFloatOverflowAddr", NPU_LIB_ACL},
-    {"aclrtGetFloatOverflowStatus", NPU_LIB_ACL},
-    {"aclrtResetFloatOverflowStatus", NPU_LIB_ACL},
-    {"aclrtNpuGetFloatOverFlowStatus", NPU_LIB_ACL},
-    {"aclrtNpuClearFloatOverFlowStatus", NPU_LIB_ACL},
-    {"aclrtLaunchHostFunc", NPU_LIB_ACL},
-    {"aclrtGetHardwareSyncAddr", NPU_LIB_ACL},
-    {"aclrtRandomNumAsync", NPU_LIB_ACL},
-    {"aclrtRegStreamStateCallback", NPU_LIB_ACL},
-    {"aclrtRegDeviceStateCallback", NPU_LIB_ACL},
-    {"aclrtSetDeviceTaskAbortCallback", NPU_LIB_ACL},
-    {"aclrtGetOpExecuteTimeout", NPU_LIB_ACL},
-    {"aclrtDevicePeerAccessStatus", NPU_LIB_ACL},
-    {"aclrtStreamStop", NPU_LIB_ACL},
-    {"aclrtTaskUpdateAsync", NPU_LIB_ACL},
-    {"aclrtCmoGetDescSize", NPU_LIB_ACL},
-    {"aclrtCmoSetDesc", NPU_LIB_ACL},
-    {"aclrtCmoAsyncWithDesc", NPU_LIB_ACL},
-    {"aclrtCheckArchCompatibility", NPU_LIB_ACL},
-    {"aclmdlRIAbort", NPU_LIB_ACL},
-    {"aclmdlRICondHandleCreate", NPU_LIB_ACL},
-    {"aclmdlRICondHandleGetCondPtr", NPU_LIB_ACL},
-    {"aclmdlRIAddCondTask", NPU_LIB_ACL},
-    {"aclmdlRICaptureToModelRIBegin", NPU_LIB_ACL},
-    {"aclrtCntNotifyRecord", NPU_LIB_ACL},
-    {"aclrtCntNotifyWaitWithTimeout", NPU_LIB_ACL},
-    {"aclrtCntNotifyReset", NPU_LIB_ACL},
-    {"aclrtCntNotifyGetId", NPU_LIB_ACL},
-    {"aclrtPersistentTaskClean", NPU_LIB_ACL},
-    {"aclrtGetErrorVerbose", NPU_LIB_ACL},
-    {"aclrtRepairError", NPU_LIB_ACL},
-    {"aclrtMemSetAccess", NPU_LIB_ACL},
-    {"aclrtMemGetAccess", NPU_LIB_ACL},
-    {"aclrtSnapShotProcessLock", NPU_LIB_ACL},
-    {"aclrtSnapShotProcessUnlock", NPU_LIB_ACL},
-    {"aclrtSnapShotProcessBackup", NPU_LIB_ACL},
-    {"aclrtSnapShotProcessRestore", NPU_LIB_ACL},
-    {"aclrtSnapShotCallbackRegister", NPU_LIB_ACL},
-    {"aclrtSnapShotCallbackUnregister", NPU_LIB_ACL},
-    {"aclrtCacheLastTaskOpInfo", NPU_LIB_ACL},
-    {"aclrtCacheLastTaskExtendInfo", NPU_LIB_ACL},
-    {"aclrtGetFunctionAttribute", NPU_LIB_ACL},
-    {"aclrtFunctionGetBinary", NPU_LIB_ACL},
-    {"aclrtFunctionGetParamCount", NPU_LIB_ACL},
-    {"aclrtFunctionGetParamInfo", NPU_LIB_ACL},
-    {"aclrtFunctionGetAvailDynUbufPerBlock", NPU_LIB_ACL},
-    {"aclrtIpcGetEventHandle", NPU_LIB_ACL},
-    {"aclrtIpcOpenEventHandle", NPU_LIB_ACL},
-    {"aclrtMemRetainAllocationHandle", NPU_LIB_ACL},
-    {"aclrtMemGetAllocationPropertiesFromHandle", NPU_LIB_ACL},
-    {"aclrtReserveMemAddressNoUCMemory", NPU_LIB_ACL},
-    {"aclrtMemGetAddressRange", NPU_LIB_ACL},
-    {"aclrtMemP2PMap", NPU_LIB_ACL},
-    {"aclrtMemManagedPrefetchAsync", NPU_LIB_ACL},
-    {"aclrtMemManagedPrefetchBatchAsync", NPU_LIB_ACL},
-    {"aclrtMemMapSelectedLink", NPU_LIB_ACL},
-    {"aclrtDeviceL2CacheFlush", NPU_LIB_ACL},
-    {"aclrtMemMapSetLink", NPU_LIB_ACL},
-    {"aclrtAllocatorCreateDesc", NPU_LIB_ACL},
-    {"aclrtAllocatorDestroyDesc", NPU_LIB_ACL},
-    {"aclrtAllocatorSetObjToDesc", NPU_LIB_ACL},
-    {"aclrtAllocatorSetAllocFuncToDesc", NPU_LIB_ACL},
-    {"aclrtAllocatorSetFreeFuncToDesc", NPU_LIB_ACL},
-    {"aclrtAllocatorSetAllocAdviseFuncToDesc", NPU_LIB_ACL},
-    {"aclrtAllocatorSetGetAddrFromBlockFuncToDesc", NPU_LIB_ACL},
-    {"aclrtAllocatorRegister", NPU_LIB_ACL},
-    {"aclrtAllocatorGetByStream", NPU_LIB_ACL},
-    {"aclrtAllocatorUnregister", NPU_LIB_ACL},
-    {"aclrtMemPoolCreate", NPU_LIB_ACL},
-    {"aclrtMemPoolDestroy", NPU_LIB_ACL},
-    {"aclrtMemPoolSetAttr", NPU_LIB_ACL},
-    {"aclrtMemPoolGetAttr", NPU_LIB_ACL},
-    {"aclrtMemPoolMallocAsync", NPU_LIB_ACL},
-    {"aclrtMemPoolFreeAsync", NPU_LIB_ACL},
-    {"aclrtMemPoolTrimTo", NPU_LIB_ACL},
-    {"aclprofInit", NPU_LIB_ACL},
-    {"aclprofFinalize", NPU_LIB_ACL},
-    {"aclprofSetConfig", NPU_LIB_ACL},
-    {"aclprofCreateConfig", NPU_LIB_ACL},
-    {"aclprofDestroyConfig", NPU_LIB_ACL},
-    {"aclprofStart", NPU_LIB_ACL},
-    {"aclprofStop", NPU_LIB_ACL},
-    {"aclprofCreateSubscribeConfig", NPU_LIB_ACL},
-    {"aclprofDestroySubscribeConfig", NPU_LIB_ACL},
-    {"aclprofModelSubscribe", NPU_LIB_ACL},
-    {"aclprofModelUnSubscribe", NPU_LIB_ACL},
-    {"aclprofGetOpDescSize", NPU_LIB_ACL},
-    {"aclprofGetOpNum", NPU_LIB_ACL},
-    {"aclprofGetOpTypeLen", NPU_LIB_ACL},
-    {"aclprofGetOpType", NPU_LIB_ACL},
-    {"aclprofGetOpNameLen", NPU_LIB_ACL},
-    {"aclprofGetOpName", NPU_LIB_ACL},
-    {"aclprofGetOpStart", NPU_LIB_ACL},
-    {"aclprofGetOpEnd", NPU_LIB_ACL},
-    {"aclprofGetOpDuration", NPU_LIB_ACL},
-    {"aclprofGetModelId", NPU_LIB_ACL},
-    {"aclprofGetOpFlag", NPU_LIB_ACL},
-    {"aclprofGetOpAttriValue", NPU_LIB_ACL},
-    {"aclprofCreateStepInfo", NPU_LIB_ACL},
-    {"aclprofDestroyStepInfo", NPU_LIB_ACL},
-    {"aclprofGetStepTimestamp", NPU_LIB_ACL},
-    {"aclprofCreateStamp", NPU_LIB_ACL},
-    {"aclprofDestroyStamp", NPU_LIB_ACL},
-    {"aclprofSetStampTraceMessage", NPU_LIB_ACL},
-    {"aclprofMark", NPU_LIB_ACL},
-    {"aclprofMarkEx", NPU_LIB_ACL},
-    {"aclprofPush", NPU_LIB_ACL},
-    {"aclprofPop", NPU_LIB_ACL},
-    {"aclprofRangeStart", NPU_LIB_ACL},
-    {"aclprofRangeStop", NPU_LIB_ACL},
-    {"aclprofStr2Id", NPU_LIB_ACL},
-    {"aclprofRangePushEx", NPU_LIB_ACL},
-    {"aclprofRangePop", NPU_LIB_ACL},
-    {"mstxMarkA", NPU_LIB_ACL},
-    {"mstxRangeStartA", NPU_LIB_ACL},
-    {"mstxRangeEnd", NPU_LIB_ACL},
-    {"mstxDomainCreateA", NPU_LIB_ACL},
-    {"mstxDomainDestroy", NPU_LIB_ACL},
-    {"mstxDomainMarkA", NPU_LIB_ACL},
-    {"mstxDomainRangeStartA", NPU_LIB_ACL},
-    {"mstxDomainRangeEnd", NPU_LIB_ACL},
-    {"mstxGetToolId", NPU_LIB_ACL},
-    {"mstxMemHeapRegister", NPU_LIB_ACL},
-    {"mstxMemHeapUnregister", NPU_LIB_ACL},
-    {"mstxMemRegionsRegister", NPU_LIB_ACL},
-    {"mstxMemRegionsUnregister", NPU_LIB_ACL},
-    {"mstxMemPermissionsAssign", NPU_LIB_ACL},
-    {"halMemAlloc", NPU_LIB_HAL},
-    {"halMemFree", NPU_LIB_HAL},
-    {"halMemAdvise", NPU_LIB_HAL},
-    {"drvMemPrefetchToDevice", NPU_LIB_HAL},
-    {"halMemGetInfo", NPU_LIB_HAL},
-    {"halMemGetInfoEx", NPU_LIB_HAL},
-    {"halMemCtl", NPU_LIB_HAL},
-    {"drvMemcpy", NPU_LIB_HAL},
-    {"halMemcpy", NPU_LIB_HAL},
-    {"halMemcpy2D", NPU_LIB_HAL},
-    {"halSdmaCopy", NPU_LIB_HAL},
-    {"drvMemsetD8", NPU_LIB_HAL},
-    {"drvMemGetAttribute", NPU_LIB_HAL},
-    {"halMemGetAddressRange", NPU_LIB_HAL},
-    {"halMemAddressReserve", NPU_LIB_HAL},
-    {"halMemAddressFree", NPU_LIB_HAL},
-    {"halMemCreate", NPU_LIB_HAL},
-    {"halMemRelease", NPU_LIB_HAL},
-    {"halMemRetainAllocationHandle", NPU_LIB_HAL},
-    {"halMemMap", NPU_LIB_HAL},
-    {"halMemUnmap", NPU_LIB_HAL},
-    {"halMemSetAccess", NPU_LIB_HAL},
-    {"halMemGetAccess", NPU_LIB_HAL},
-    {"halMemGetAllocationGranularity", NPU_LIB_HAL},
-    {"halMemGetAllocationPropertiesFromHandle", NPU_LIB_HAL},
-    {"halMemExportToShareableHandle", NPU_LIB_HAL},
-    {"halMemExportToShareableHandleV2", NPU_LIB_HAL},
-    {"halMemImportFromShareableHandle", NPU_LIB_HAL},
-    {"halMemImportFromShareableHandleV2", NPU_LIB_HAL},
-    {"halMemSetPidToShareableHandle", NPU_LIB_HAL},
-    {"halShmemCreateHandle", NPU_LIB_HAL},
-    {"halShmemDestroyHandle", NPU_LIB_HAL},
-    {"halShmemSetPidHandle", NPU_LIB_HAL},
-    {"halShmemOpenHandle", NPU_LIB_HAL},
-    {"halShmemOpenHandleByDevId", NPU_LIB_HAL},
-    {"halShmemCloseHandle", NPU_LIB_HAL},
-    {"halShmemSetAttribute", NPU_LIB_HAL},
-    {"halShmemGetAttribute", NPU_LIB_HAL},
-    {"halMemAgentOpen", NPU_LIB_HAL},
-    {"halMemAgentClose", NPU_LIB_HAL},
-    {"halHostRegister", NPU_LIB_HAL},
-    {"halHostUnregister", NPU_LIB_HAL},
-    {"halHostUnregisterEx", NPU_LIB_HAL},
-    {"halMemHostGetDevPointer", NPU_LIB_HAL},
-    {"halHostRegisterCapabilities", NPU_LIB_HAL},
-    {"halMemManagedAdvise", NPU_LIB_HAL},
-    {"halMemManagedPrefetch", NPU_LIB_HAL},
-    {"halMemManagedPrefetchBatch", NPU_LIB_HAL},
-    {"halGetMemUsageInfo", NPU_LIB_HAL},
-    {"halSetMemSharing", NPU_LIB_HAL},
-    {"drvGetDevNum", NPU_LIB_HAL},
-    {"drvGetDevIDs", NPU_LIB_HAL},
-    {"drvGetDeviceLocalIDs", NPU_LIB_HAL},
-    {"drvDeviceGetPhyIdByIndex", NPU_LIB_HAL},
-    {"drvDeviceGetIndexByPhyId", NPU_LIB_HAL},
-    {"drvGetPlatformInfo", NPU_LIB_HAL},
-    {"halGetAPIVersion", NPU_LIB_HAL},
-    {"halGetDeviceInfo", NPU_LIB_HAL},
-    {"halGetDeviceInfoByBuff", NPU_LIB_HAL},
-    {"halSetDeviceInfoByBuff", NPU_LIB_HAL},
-    {"halGetSocVersion", NPU_LIB_HAL},
-    {"halGetChipInfo", NPU_LIB_HAL},
-    {"halGetDevNumEx", NPU_LIB_HAL},
-    {"halGetVdevNum", NPU_LIB_HAL},
-    {"halSupportFeature", NPU_LIB_HAL},
-    {"halResourceInfoQuery", NPU_LIB_HAL},
-    {"halGetChipCapability", NPU_LIB_HAL},
-    {"halGetDeviceSplitMode", NPU_LIB_HAL},
-    {"halDeviceCanAccessPeer", NPU_LIB_HAL},
-    {"halDeviceEnableP2P", NPU_LIB_HAL},
-    {"halDeviceDisableP2P", NPU_LIB_HAL},
-    {"drvMemDeviceOpen", NPU_LIB_HAL},
-    {"drvMemDeviceClose", NPU_LIB_HAL},
-    {"halMemManagedRangeGetAttributes", NPU_LIB_HAL},
-    {"halMbufAlloc", NPU_LIB_HAL},
-    {"halMbufFree", NPU_LIB_HAL},
-    {"halMbufGetBuffAddr", NPU_LIB_HAL},
-    {"halMbufGetBuffSize", NPU_LIB_HAL},
-    {"halMbufGetDataLen", NPU_LIB_HAL},
-    {"halMbufSetDataLen", NPU_LIB_HAL},
-    {"halMbufGetPrivInfo", NPU_LIB_HAL},
-    {"halMbufCopyRef", NPU_LIB_HAL},
-    {"halMbufChainAppend", NPU_LIB_HAL},
-    {"halMbufChainGetMbufNum", NPU_LIB_HAL},
-    {"halMbufChainGetMbuf", NPU_LIB_HAL},
-    {"halQueueInit", NPU_LIB_HAL},
-    {"halQueueCreate", NPU_LIB_HAL},
-    {"halQueueDestroy", NPU_LIB_HAL},
-    {"halQueueEnQueue", NPU_LIB_HAL},
-    {"halQueueDeQueue", NPU_LIB_HAL},
-    {"halQueuePeek", NPU_LIB_HAL},
-    {"dsmi_get_device_count", NPU_LIB_OTHER},
-    {"dsmi_list_device", NPU_LIB_OTHER},
-    {"dsmi_get_phyid_from_logicid", NPU_LIB_OTHER},
-    {"dsmi_get_logicid_from_phyid", NPU_LIB_OTHER},
-    {"dsmi_get_device_info", NPU_LIB_OTHER},
-    {"dsmi_get_memory_info", NPU_LIB_OTHER},
-    {"dsmi_get_memory_info_v2", NPU_LIB_OTHER},
-    {"dsmi_get_device_utilization_rate", NPU_LIB_OTHER},
-    {"dsmi_get_device_frequency", NPU_LIB_OTHER},
-    {"dsmi_get_hbm_info", NPU_LIB_OTHER},
-    {"dsmi_get_chip_info", NPU_LIB_OTHER},
-    {"dsmi_get_aicore_info", NPU_LIB_OTHER},
-    {"dsmi_get_aicpu_info", NPU_LIB_OTHER},
-    {"dsmi_get_device_temperature", NPU_LIB_OTHER},
-    {"dsmi_get_device_power_info", NPU_LIB_OTHER},
-    {"dsmi_get_device_health", NPU_LIB_OTHER},
-    {"dsmi_get_version", NPU_LIB_OTHER},
-    {"dsmi_get_board_info", NPU_LIB_OTHER},
-    {"dsmi_get_chip_count", NPU_LIB_OTHER},
-    {"rtRegTaskFailCallbackByModule", NPU_LIB_ACL},
-    {"rtGetSocSpec", NPU_LIB_ACL},
-    {"rtStreamSetMode", NPU_LIB_ACL},
-    {"rtSetDeviceWithoutTsd", NPU_LIB_ACL},
-    {"rtGetDevMsg", NPU_LIB_ACL},
-    {"rtGetDeviceInfo", NPU_LIB_ACL},
-    {"rtsDeviceGetCapability", NPU_LIB_ACL},
-    {"rtEnableP2P", NPU_LIB_ACL},
-    {"rtDisableP2P", NPU_LIB_ACL},
-    {"rtDeviceGetPCIBusId", NPU_LIB_ACL},
-    {"rtDeviceGetByPCIBusId", NPU_LIB_ACL},
-    {"rtGetAiCoreCount", NPU_LIB_ACL},
-    {"rtSetOpWaitTimeOut", NPU_LIB_ACL},
-    {"rtSetOpExecuteTimeOut", NPU_LIB_ACL},
-    {"rtSetOpExecuteTimeOutWithMs", NPU_LIB_ACL},
-    {"rtGetOpTimeOutInterval", NPU_LIB_ACL},
-    {"rtSetOpExecuteTimeOutV2", NPU_LIB_ACL},
-    {"rtGetOpExecuteTimeoutV2", NPU_LIB_ACL},
-    {"rtGetLastError", NPU_LIB_ACL},
-    {"rtPeekAtLastError", NPU_LIB_ACL},
-    {"rtCtxCreateEx", NPU_LIB_ACL},
-    {"rtCtxDestroyEx", NPU_LIB_ACL},
-    {"rtCtxSetCurrent", NPU_LIB_ACL},
-    {"rtCtxGetCurrent", NPU_LIB_ACL},
-    {"rtSetGroup", NPU_LIB_ACL},
-    {"rtGetGroupInfo", NPU_LIB_ACL},
-    {"rtGetGroupCount", NPU_LIB_ACL},
-    {"rtCtxSetSysParamOpt", NPU_LIB_ACL},
-    {"rtCtxGetSysParamOpt", NPU_LIB_ACL},
-    {"rtGetDeviceCount", NPU_LIB_ACL},
-    {"rtSetDevice", NPU_LIB_ACL},
-    {"rtGetDevicePhyIdByIndex", NPU_LIB_ACL},
-    {"rtDeviceCanAccessPeer", NPU_LIB_ACL},
-    {"rtDeviceGetBareTgid", NPU_LIB_ACL},
-    {"rtGetDevice", NPU_LIB_ACL},
-    {"rtDeviceReset", NPU_LIB_ACL},
-    {"rtDeviceSetLimit", NPU_LIB_ACL},
-    {"rtDeviceSynchronize", NPU_LIB_ACL},
-    {"rtDeviceSynchronizeWithTimeout", NPU_LIB_ACL},
-    {"rtDeviceTaskAbort", NPU_LIB_ACL},
-    {"rtSetTSDevice", NPU_LIB_ACL},
-    {"rtGetRunMode", NPU_LIB_ACL},
-    {"rtGetSocVersion", NPU_LIB_ACL},
-    {"rtCheckArchCompatibility", NPU_LIB_ACL},
-    {"rtDeviceStatusQuery", NPU_LIB_ACL},
-    {"rtDeviceResetWithoutTsd", NPU_LIB_ACL},
-    {"rtSetDeviceSatMode", NPU_LIB_ACL},
-    {"rtGetDeviceSatMode", NPU_LIB_ACL},
-    {"rtGetAllUtilizations", NPU_LIB_ACL},
-    {"rtSetDefaultDeviceId", NPU_LIB_ACL},
-    {"rtDeviceResetForce", NPU_LIB_ACL},
-    {"rtGetSysParamOpt", NPU_LIB_ACL},
-    {"rtSetSysParamOpt", NPU_LIB_ACL},
-    {"rtGetDeviceUuid", NPU_LIB_ACL},
-    {"rtEventWorkModeSet", NPU_LIB_ACL},
-    {"rtEventCreate", NPU_LIB_ACL},
-    {"rtEventCreateWithFlag", NPU_LIB_ACL},
-    {"rtEventCreateExWithFlag", NPU_LIB_ACL},
-    {"rtEventDestroy", NPU_LIB_ACL},
-    {"rtEventRecord", NPU_LIB_ACL},
-    {"rtEventReset", NPU_LIB_ACL},
-    {"rtEventSynchronize", NPU_LIB_ACL},
-    {"rtEventSynchronizeWithTimeout", NPU_LIB_ACL},
-    {"rtEventQuery", NPU_LIB_ACL},
-    {"rtEventQueryWaitStatus", NPU_LIB_ACL},
-    {"rtEventQueryStatus", NPU_LIB_ACL},
-    {"rtEventElapsedTime", NPU_LIB_ACL},
-    {"rtEventGetTimeStamp", NPU_LIB_ACL},
-    {"rtGetFaultEvent", NPU_LIB_ACL},
-    {"rtGetMemUceInfo", NPU_LIB_ACL},
-    {"rtMemUceRepair", NPU_LIB_ACL},
-    {"rtIpcGetEventHandle", NPU_LIB_ACL},
-    {"rtIpcOpenEventHandle", NPU_LIB_ACL},
-    {"rtModelGetId", NPU_LIB_ACL},
-    {"rtStreamCreate", NPU_LIB_ACL},
-    {"rtStreamCreateWithConfig", NPU_LIB_ACL},
-    {"rtStreamGetPriority", NPU_LIB_ACL},
-    {"rtStreamGetFlags", NPU_LIB_ACL},
-    {"rtStreamDestroy", NPU_LIB_ACL},
-    {"rtStreamDestroyForce", NPU_LIB_ACL},
-    {"rtStreamWaitEvent", NPU_LIB_ACL},
-    {"rtStreamSynchronize", NPU_LIB_ACL},
-    {"rtStreamSynchronizeWithTimeout", NPU_LIB_ACL},
-    {"rtStreamQuery", NPU_LIB_ACL},
-    {"rtSetStreamOverflowSwitch", NPU_LIB_ACL},
-    {"rtGetStreamOverflowSwitch", NPU_LIB_ACL},
-    {"rtStreamAbort", NPU_LIB_ACL},
-    {"rtStreamBeginCapture", NPU_LIB_ACL},
-    {"rtStreamEndCapture", NPU_LIB_ACL},
-    {"rtStreamGetCaptureInfo", NPU_LIB_ACL},
-    {"rtThreadExchangeCaptureMode", NPU_LIB_ACL},
-    {"rtAicpuKernelLaunchExWithArgs", NPU_LIB_ACL},
-    {"rtBinarySetExceptionCallback", NPU_LIB_ACL},
-    {"rtGetFuncHandleFromExceptionInfo", NPU_LIB_ACL},
-    {"rtRegisterAllKernel", NPU_LIB_ACL},
-    {"rtDevBinaryRegister", NPU_LIB_ACL},
-    {"rtDevBinaryUnRegister", NPU_LIB_ACL},
-    {"rtFunctionRegister", NPU_LIB_ACL},
-    {"rtKernelLaunch", NPU_LIB_ACL},
-    {"rtKernelLaunchWithHandle", NPU_LIB_ACL},
-    {"rtKernelLaunchWithHandleV2", NPU_LIB_ACL},
-    {"rtKernelLaunchWithFlag", NPU_LIB_ACL},
-    {"rtKernelLaunchWithFlagV2", NPU_LIB_ACL},
-    {"rtAicpuKernelLaunchWithFlag", NPU_LIB_ACL},
-    {"rtSubscribeReport", NPU_LIB_ACL},
-    {"rtCallbackLaunch", NPU_LIB_ACL},
-    {"rtProcessReport", NPU_LIB_ACL},
-    {"rtUnSubscribeReport", NPU_LIB_ACL},
-    {"rtBinaryUnLoad", NPU_LIB_ACL},
-    {"rtGetDeviceSatStatus", NPU_LIB_ACL},
-    {"rtCleanDeviceSatStatus", NPU_LIB_ACL},
-    {"rtSubscribeHostFunc", NPU_LIB_ACL},
-    {"rtProcessHostFunc", NPU_LIB_ACL},
-    {"rtUnSubscribeHostFunc", NPU_LIB_ACL},
-    {"rtBinaryLoadWithoutTilingKey", NPU_LIB_ACL},
-    {"rtLaunchKernelByFuncHandleV3", NPU_LIB_ACL},
-    {"rtCacheLastTaskOpInfo", NPU_LIB_ACL},
-    {"rtFunctionGetAttribute", NPU_LIB_ACL},
-    {"rtMbufAlloc", NPU_LIB_ACL},
-    {"rtMbufFree", NPU_LIB_ACL},
-    {"rtMbufSetDataLen", NPU_LIB_ACL},
-    {"rtMbufGetDataLen", NPU_LIB_ACL},
-    {"rtMbufGetBuffAddr", NPU_LIB_ACL},
-    {"rtMbufGetBuffSize", NPU_LIB_ACL},
-    {"rtMbufGetPrivInfo", NPU_LIB_ACL},
-    {"rtMbufCopyBufRef", NPU_LIB_ACL},
-    {"rtMemcpy", NPU_LIB_ACL},
-    {"rtMallocPhysical", NPU_LIB_ACL},
-    {"rtMalloc", NPU_LIB_ACL},
-    {"rtFree", NPU_LIB_ACL},
-    {"rtMallocHost", NPU_LIB_ACL},
-    {"rtFreeHost", NPU_LIB_ACL},
-    {"rtFreeWithDevSync", NPU_LIB_ACL},
-    {"rtFreeHostWithDevSync", NPU_LIB_ACL},
-    {"rtHostMemMapCapabilities", NPU_LIB_ACL},
-    {"rtMemAllocManaged", NPU_LIB_ACL},
-    {"rtMallocCached", NPU_LIB_ACL},
-    {"rtFlushCache", NPU_LIB_ACL},
-    {"rtInvalidCache", NPU_LIB_ACL},
-    {"rtMemcpyAsync", NPU_LIB_ACL},
-    {"rtMemcpyAsyncEx", NPU_LIB_ACL},
-    {"rtMemcpy2d", NPU_LIB_ACL},
-    {"rtMemcpy2dAsync", NPU_LIB_ACL},
-    {"rtMemset", NPU_LIB_ACL},
-    {"rtMemsetAsync", NPU_LIB_ACL},
-    {"rtMemGetInfoEx", NPU_LIB_ACL},
-    {"rtMemPrefetchToDevice", NPU_LIB_ACL},
-    {"rtIpcSetMemoryAttr", NPU_LIB_ACL},
-    {"rtReserveMemAddress", NPU_LIB_ACL},
-    {"rtReleaseMemAddress", NPU_LIB_ACL},
-    {"rtFreePhysical", NPU_LIB_ACL},
-    {"rtMapMem", NPU_LIB_ACL},
-    {"rtUnmapMem", NPU_LIB_ACL},
-    {"rtMemSetAccess", NPU_LIB_ACL},
-    {"rtMemGetAccess", NPU_LIB_ACL},
-    {"rtMemExportToShareableHandleV2", NPU_LIB_ACL},
-    {"rtMemImportFromShareableHandle", NPU_LIB_ACL},
-    {"rtMemImportFromShareableHandleV2", NPU_LIB_ACL},
-    {"rtMemSetPidToShareableHandle", NPU_LIB_ACL},
-    {"rtMemSetPidToShareableHandleV2", NPU_LIB_ACL},
-    {"rtMemGetAllocationGranularity", NPU_LIB_ACL},
-    {"rtsMemcpyBatch", NPU_LIB_ACL},
-    {"rtsMemcpyBatchAsync", NPU_LIB_ACL},
-    {"rtsValueWrite", NPU_LIB_ACL},
-    {"rtsValueWait", NPU_LIB_ACL},
-    {"rtMemRetainAllocationHandle", NPU_LIB_ACL},
-    {"rtMemGetAllocationPropertiesFromHandle", NPU_LIB_ACL},
-    {"rtModelDestroy", NPU_LIB_ACL},
-    {"rtModelExecute", NPU_LIB_ACL},
-    {"rtModelDebugDotPrint", NPU_LIB_ACL},
-    {"rtModelDebugJsonPrint", NPU_LIB_ACL},
-    {"rtCmoAsync", NPU_LIB_ACL},
-    {"rtMbufChainAppend", NPU_LIB_ACL},
-    {"rtMbufChainGetMbufNum", NPU_LIB_ACL},
-    {"rtMbufChainGetMbuf", NPU_LIB_ACL},
-    {"rtsGetErrorVerbose", NPU_LIB_ACL},
-    {"rtsRepairError", NPU_LIB_ACL},
-    {"rtRegKernelLaunchFillFunc", NPU_LIB_ACL},
-    {"rtUnRegKernelLaunchFillFunc", NPU_LIB_ACL},
-    {"rtsGetPairDevicesInfo", NPU_LIB_ACL},
-    {"rtsDeviceGetInfo", NPU_LIB_ACL},
-    {"rtsDeviceGetStreamPriorityRange", NPU_LIB_ACL},
-    {"rtsGetDevice", NPU_LIB_ACL},
-    {"rtsSetDeviceResLimit", NPU_LIB_ACL},
-    {"rtsResetDeviceResLimit", NPU_LIB_ACL},
-    {"rtsGetDeviceResLimit", NPU_LIB_ACL},
-    {"rtsGetLogicDevIdByPhyDevId", NPU_LIB_ACL},
-    {"rtsGetPhyDevIdByLogicDevId", NPU_LIB_ACL},
-    {"rtsGetLogicDevIdByUserDevId", NPU_LIB_ACL},
-    {"rtsGetUserDevIdByLogicDevId", NPU_LIB_ACL},
-    {"rtsRegDeviceStateCallback", NPU_LIB_ACL},
-    {"rtsSetDeviceTaskAbortCallback", NPU_LIB_ACL},
-    {"rtsCtxGetCurrentDefaultStream", NPU_LIB_ACL},
-    {"rtsGetPrimaryCtxState", NPU_LIB_ACL},
-    {"rtsCtxGetFloatOverflowAddr", NPU_LIB_ACL},
-    {"rtsEventGetId", NPU_LIB_ACL},
-    {"rtsEventWait", NPU_LIB_ACL},
-    {"rtsEventGetAvailNum", NPU_LIB_ACL},
-    {"rtsNotifyCreate", NPU_LIB_ACL},
-    {"rtsNotifyDestroy", NPU_LIB_ACL},
-    {"rtsNotifyRecord", NPU_LIB_ACL},
-    {"rtsNotifyWaitAndReset", NPU_LIB_ACL},
-    {"rtsNotifyGetId", NPU_LIB_ACL},
-    {"rtsNotifyBatchReset", NPU_LIB_ACL},
-    {"rtsNotifyGetExportKey", NPU_LIB_ACL},
-    {"rtsNotifyImportByKey", NPU_LIB_ACL},
-    {"rtsNotifySetImportPid", NPU_LIB_ACL},
-    {"rtNotifySetImportPidInterServer", NPU_LIB_ACL},
-    {"rtCntNotifyDestroy", NPU_LIB_ACL},
-    {"rtCntNotifyCreateServer", NPU_LIB_ACL},
-    {"rtsCntNotifyRecord", NPU_LIB_ACL},
-    {"rtsCntNotifyWaitWithTimeout", NPU_LIB_ACL},
-    {"rtsCntNotifyReset", NPU_LIB_ACL},
-    {"rtsCntNotifyGetId", NPU_LIB_ACL},
-    {"rtsGetMemcpyDescSize", NPU_LIB_ACL},
-    {"rtsSetMemcpyDesc", NPU_LIB_ACL},
-    {"rtsMemcpyAsyncWithDesc", NPU_LIB_ACL},
-    {"rtsCmoAsyncWithBarrier", NPU_LIB_ACL},
-    {"rtsMalloc", NPU_LIB_ACL},
-    {"rtsMemExportToShareableHandle", NPU_LIB_ACL},
-    {"rtsMallocHost", NPU_LIB_ACL},
-    {"rtsPointerGetAttributes", NPU_LIB_ACL},
-    {"rtsHostRegister", NPU_LIB_ACL},
-    {"rtHostRegisterV2", NPU_LIB_ACL},
-    {"rtsHostUnregister", NPU_LIB_ACL},
-    {"rtHostGetDevicePointer", NPU_LIB_ACL},
-    {"rtsGetCmoDescSize", NPU_LIB_ACL},
-    {"rtsSetCmoDesc", NPU_LIB_ACL},
-    {"rtsLaunchCmoAddrTask", NPU_LIB_ACL},
-    {"rtsLaunchReduceAsyncTask", NPU_LIB_ACL},
-    {"rtsGetP2PStatus", NPU_LIB_ACL},
-    {"rtsIpcMemGetExportKey", NPU_LIB_ACL},
-    {"rtsIpcMemClose", NPU_LIB_ACL},
-    {"rtsIpcMemImportByKey", NPU_LIB_ACL},
-    {"rtsIpcMemSetImportPid", NPU_LIB_ACL},
-    {"rtsCheckMemType", NPU_LIB_ACL},
-    {"rtMemcpyAsyncWithOffset", NPU_LIB_ACL},
-    {"rtIpcMemImportPidInterServer", NPU_LIB_ACL},
-    {"rtGetMemUsageInfo", NPU_LIB_ACL},
-    {"rtsStreamCreate", NPU_LIB_ACL},
-    {"rtsStreamSetAttribute", NPU_LIB_ACL},
-    {"rtsStreamGetAttribute", NPU_LIB_ACL},
-    {"rtsStreamGetAvailableNum", NPU_LIB_ACL},
-    {"rtsStreamGetId", NPU_LIB_ACL},
-    {"rtsStreamBeginTaskGrp", NPU_LIB_ACL},
-    {"rtsStreamEndTaskGrp", NPU_LIB_ACL},
-    {"rtsStreamBeginTaskUpdate", NPU_LIB_ACL},
-    {"rtsStreamEndTaskUpdate", NPU_LIB_ACL},
-    {"rtsSwitchStream", NPU_LIB_ACL},
-    {"rtsActiveStream", NPU_LIB_ACL},
-    {"rtsSetStreamResLimit", NPU_LIB_ACL},
-    {"rtsResetStreamResLimit", NPU_LIB_ACL},
-    {"rtsGetStreamResLimit", NPU_LIB_ACL},
-    {"rtsUseStreamResInCurrentThread", NPU_LIB_ACL},
-    {"rtsNotUseStreamResInCurrentThread", NPU_LIB_ACL},
-    {"rtsGetResInCurrentThread", NPU_LIB_ACL},
-    {"rtsRegStreamStateCallback", NPU_LIB_ACL},
-    {"rtsStreamStop", NPU_LIB_ACL},
-    {"rtsPersistentTaskClean", NPU_LIB_ACL},
-    {"rtsBinaryLoadFromFile", NPU_LIB_ACL},
-    {"rtsBinaryLoadFromData", NPU_LIB_ACL},
-    {"rtsFuncGetByName", NPU_LIB_ACL},
-    {"rtsFuncGetByEntry", NPU_LIB_ACL},
-    {"rtsFuncGetAddr", NPU_LIB_ACL},
-    {"rtsRegisterCpuFunc", NPU_LIB_ACL},
-    {"rtsLaunchKernelWithHostArgs", NPU_LIB_ACL},
-    {"rtsGetThreadLastTaskId", NPU_LIB_ACL},
-    {"rtsNpuClearFloatOverFlowStatus", NPU_LIB_ACL},
-    {"rtsNpuGetFloatOverFlowStatus", NPU_LIB_ACL},
-    {"rtsLaunchKernelWithConfig", NPU_LIB_ACL},
-    {"rtsKernelArgsInit", NPU_LIB_ACL},
-    {"rtsKernelArgsAppend", NPU_LIB_ACL},
-    {"rtsKernelArgsAppendPlaceHolder", NPU_LIB_ACL},
-    {"rtsKernelArgsFinalize", NPU_LIB_ACL},
-    {"rtsKernelArgsParaUpdate", NPU_LIB_ACL},
-    {"rtsKernelArgsInitByUserMem", NPU_LIB_ACL},
-    {"rtsKernelArgsGetMemSize", NPU_LIB_ACL},
-    {"rtsKernelArgsGetHandleMemSize", NPU_LIB_ACL},
-    {"rtsKernelArgsGetPlaceHolderBuffer", NPU_LIB_ACL},
-    {"rtsFuncGetName", NPU_LIB_ACL},
-    {"rtsGetHardwareSyncAddr", NPU_LIB_ACL},
-    {"rtsGetFloatOverflowStatus", NPU_LIB_ACL},
-    {"rtsResetFloatOverflowStatus", NPU_LIB_ACL},
-    {"rtsLaunchKernelWithDevArgs", NPU_LIB_ACL},
-    {"rtsLaunchHostFunc", NPU_LIB_ACL},
-    {"rtsBinaryGetDevAddress", NPU_LIB_ACL},
-    {"rtsLaunchUpdateTask", NPU_LIB_ACL},
-    {"rtsModelCreate", NPU_LIB_ACL},
-    {"rtsModelBindStream", NPU_LIB_ACL},
-    {"rtsEndGraph", NPU_LIB_ACL},
-    {"rtsModelLoadComplete", NPU_LIB_ACL},
-    {"rtsModelUnbindStream", NPU_LIB_ACL},
-    {"rtsModelExecute", NPU_LIB_ACL},
-    {"rtsLabelCreate", NPU_LIB_ACL},
-    {"rtsLabelDestroy", NPU_LIB_ACL},
-    {"rtsLabelSwitchListCreate", NPU_LIB_ACL},
-    {"rtsLabelSwitchListDestroy", NPU_LIB_ACL},
-    {"rtsLabelSet", NPU_LIB_ACL},
-    {"rtsLabelSwitchByIndex", NPU_LIB_ACL},
-    {"rtsModelSetName", NPU_LIB_ACL},
-    {"rtsModelGetName", NPU_LIB_ACL},
-    {"rtsModelAbort", NPU_LIB_ACL},
-    {"rtsLaunchRandomNumTask", NPU_LIB_ACL},
-    {"rtsLaunchBarrierTask", NPU_LIB_ACL},
-    {"rtsProfTrace", NPU_LIB_ACL},
-    {"rtSnapShotProcessLock", NPU_LIB_ACL},
-    {"rtSnapShotProcessUnlock", NPU_LIB_ACL},
-    {"rtSnapShotProcessBackup", NPU_LIB_ACL},
-    {"rtSnapShotProcessRestore", NPU_LIB_ACL},
-    {"rtSnapShotCallbackRegister", NPU_LIB_ACL},
-    {"rtSnapShotCallbackUnregister", NPU_LIB_ACL},
-    {"rtDeviceGetHostAtomicCapabilities", NPU_LIB_ACL},
-    {"rtDeviceGetP2PAtomicCapabilities", NPU_LIB_ACL},
-    {"rtDeviceGetLimit", NPU_LIB_ACL},
-    {"rtDeviceL2CacheFlush", NPU_LIB_ACL},
-    {"rtEventRecordWithFlag", NPU_LIB_ACL},
-    {"rtMemPoolCreate", NPU_LIB_ACL},
-    {"rtMemPoolDestroy", NPU_LIB_ACL},
-    {"rtMemPoolSetAttr", NPU_LIB_ACL},
-    {"rtMemPoolGetAttr", NPU_LIB_ACL},
-    {"rtMemGetAddressRange", NPU_LIB_ACL},
-    {"rtMemPoolMallocAsync", NPU_LIB_ACL},
-    {"rtMemPoolFreeAsync", NPU_LIB_ACL},
-    {"rtMemManagedAdvise", NPU_LIB_ACL},
-    {"rtMemManagedGetAttr", NPU_LIB_ACL},
-    {"rtMemManagedGetAttrs", NPU_LIB_ACL},
-    {"rtMemPoolTrimTo", NPU_LIB_ACL},
-    {"rtMemManagedPrefetchAsync", NPU_LIB_ACL},
-    {"rtMemManagedPrefetchBatchAsync", NPU_LIB_ACL},
-    {"rtMemMapSelectedLink", NPU_LIB_ACL},
-    {"rtMemMapNoAccess", NPU_LIB_ACL},
-    {"rtMemsetD32", NPU_LIB_ACL},
-    {"rtMemsetD32Async", NPU_LIB_ACL},
-    {"rtMemMapSetLink", NPU_LIB_ACL},
-    {"rtModelGetStreams", NPU_LIB_ACL},
-    {"rtModelDestroyRegisterCallback", NPU_LIB_ACL},
-    {"rtModelDestroyUnregisterCallback", NPU_LIB_ACL},
-    {"rtModelUpdate", NPU_LIB_ACL},
-    {"rtModelCondHandleCreate", NPU_LIB_ACL},
-    {"rtModelCondHandleGetCondPtr", NPU_LIB_ACL},
-    {"rtStreamAddCondTask", NPU_LIB_ACL},
-    {"rtStreamBeginCaptureToModel", NPU_LIB_ACL},
-    {"rtStreamGetTasks", NPU_LIB_ACL},
-    {"rtStreamWaitEventWithFlag", NPU_LIB_ACL},
-    {"rtTaskGetType", NPU_LIB_ACL},
-    {"rtTaskGetSeqId", NPU_LIB_ACL},
-    {"rtModelTaskGetParams", NPU_LIB_ACL},
-    {"rtModelTaskSetParams", NPU_LIB_ACL},
-    {"rtModelKernelTaskGetAttribute", NPU_LIB_ACL},
-    {"rtModelTaskDisable", NPU_LIB_ACL},
-    {"rtCacheLastTaskExtendInfo", NPU_LIB_ACL},
-    {"rtLaunchKernelWithArgsArray", NPU_LIB_ACL},
-    {"rtLaunchSIMTKernelWithArgsArray", NPU_LIB_ACL},
-    {"rtLaunchSIMTKernelWithHostArgs", NPU_LIB_ACL},
-    {"rtFuncGetSize", NPU_LIB_ACL},
-    {"rtFunctionGetBinary", NPU_LIB_ACL},
-    {"rtFunctionGetParamCount", NPU_LIB_ACL},
-    {"rtFunctionGetParamInfo", NPU_LIB_ACL},
-    {"rtFunctionGetAvailDynUbufPerBlock", NPU_LIB_ACL},
-    {"rtSymbolLookup", NPU_LIB_ACL},
-    {"rtBinaryGetGlobal", NPU_LIB_ACL},
-    {"rtGetFuncBySymbol", NPU_LIB_ACL},
+    {1, NPU_LIB_ACL},
+    {19, NPU_LIB_ACL},
+    {37, NPU_LIB_ACL},
+    {57, NPU_LIB_ACL},
+    {78, NPU_LIB_ACL},
+    {98, NPU_LIB_ACL},
+    {119, NPU_LIB_ACL},
+    {140, NPU_LIB_ACL},
+    {163, NPU_LIB_ACL},
+    {179, NPU_LIB_ACL},
+    {189, NPU_LIB_ACL},
+    {205, NPU_LIB_ACL},
+    {229, NPU_LIB_ACL},
+    {249, NPU_LIB_ACL},
+    {272, NPU_LIB_ACL},
+    {280, NPU_LIB_ACL},
+    {292, NPU_LIB_ACL},
+    {313, NPU_LIB_ACL},
+    {332, NPU_LIB_ACL},
+    {353, NPU_LIB_ACL},
+    {373, NPU_LIB_ACL},
+    {393, NPU_LIB_ACL},
+    {414, NPU_LIB_ACL},
+    {432, NPU_LIB_ACL},
+    {462, NPU_LIB_ACL},
+    {497, NPU_LIB_ACL},
+    {534, NPU_LIB_ACL},
+    {566, NPU_LIB_ACL},
+    {600, NPU_LIB_ACL},
+    {634, NPU_LIB_ACL},
+    {668, NPU_LIB_ACL},
+    {703, NPU_LIB_ACL},
+    {733, NPU_LIB_ACL},
+    {769, NPU_LIB_ACL},
+    {801, NPU_LIB_ACL},
+    {822, NPU_LIB_ACL},
+    {842, NPU_LIB_ACL},
+    {861, NPU_LIB_ACL},
+    {884, NPU_LIB_ACL},
+    {903, NPU_LIB_ACL},
+    {923, NPU_LIB_ACL},
+    {946, NPU_LIB_ACL},
+    {969, NPU_LIB_ACL},
+    {992, NPU_LIB_ACL},
+    {1015, NPU_LIB_ACL},
+    {1035, NPU_LIB_ACL},
+    {1055, NPU_LIB_ACL},
+    {1070, NPU_LIB_ACL},
+    {1087, NPU_LIB_ACL},
+    {1109, NPU_LIB_ACL},
+    {1124, NPU_LIB_ACL},
+    {1150, NPU_LIB_ACL},
+    {1166, NPU_LIB_ACL},
+    {1189, NPU_LIB_ACL},
+    {1223, NPU_LIB_ACL},
+    {1240, NPU_LIB_ACL},
+    {1270, NPU_LIB_ACL},
+    {1290, NPU_LIB_ACL},
+    {1307, NPU_LIB_ACL},
+    {1332, NPU_LIB_ACL},
+    {1359, NPU_LIB_ACL},
+    {1377, NPU_LIB_ACL},
+    {1394, NPU_LIB_ACL},
+    {1419, NPU_LIB_ACL},
+    {1435, NPU_LIB_ACL},
+    {1451, NPU_LIB_ACL},
+    {1473, NPU_LIB_ACL},
+    {1499, NPU_LIB_ACL},
+    {1521, NPU_LIB_ACL},
+    {1554, NPU_LIB_ACL},
+    {1576, NPU_LIB_ACL},
+    {1599, NPU_LIB_ACL},
+    {1611, NPU_LIB_ACL},
+    {1630, NPU_LIB_ACL},
+    {1648, NPU_LIB_ACL},
+    {1667, NPU_LIB_ACL},
+    {1695, NPU_LIB_ACL},
+    {1718, NPU_LIB_ACL},
+    {1744, NPU_LIB_ACL},
+    {1767, NPU_LIB_ACL},
+    {1791, NPU_LIB_ACL},
+    {1809, NPU_LIB_ACL},
+    {1829, NPU_LIB_ACL},
+    {1855, NPU_LIB_ACL},
+    {1875, NPU_LIB_ACL},
+    {1903, NPU_LIB_ACL},
+    {1928, NPU_LIB_ACL},
+    {1945, NPU_LIB_ACL},
+    {1959, NPU_LIB_ACL},
+    {1978, NPU_LIB_ACL},
+    {1988, NPU_LIB_ACL},
+    {2004, NPU_LIB_ACL},
+    {2025, NPU_LIB_ACL},
+    {2039, NPU_LIB_ACL},
+    {2060, NPU_LIB_ACL},
+    {2085, NPU_LIB_ACL},
+    {2097, NPU_LIB_ACL},
+    {2109, NPU_LIB_ACL},
+    {2126, NPU_LIB_ACL},
+    {2141, NPU_LIB_ACL},
+    {2161, NPU_LIB_ACL},
+    {2191, NPU_LIB_ACL},
+    {2205, NPU_LIB_ACL},
+    {2224, NPU_LIB_ACL},
+    {2246, NPU_LIB_ACL},
+    {2265, NPU_LIB_ACL},
+    {2287, NPU_LIB_ACL},
+    {2314, NPU_LIB_ACL},
+    {2334, NPU_LIB_ACL},
+    {2359, NPU_LIB_ACL},
+    {2376, NPU_LIB_ACL},
+    {2398, NPU_LIB_ACL},
+    {2421, NPU_LIB_ACL},
+    {2444, NPU_LIB_ACL},
+    {2464, NPU_LIB_ACL},
+    {2482, NPU_LIB_ACL},
+    {2494, NPU_LIB_ACL},
+    {2508, NPU_LIB_ACL},
+    {2528, NPU_LIB_ACL},
+    {2558, NPU_LIB_ACL},
+    {2589, NPU_LIB_ACL},
+    {2613, NPU_LIB_ACL},
+    {2631, NPU_LIB_ACL},
+    {2651, NPU_LIB_ACL},
+    {2679, NPU_LIB_ACL},
+    {2698, NPU_LIB_ACL},
+    {2722, NPU_LIB_ACL},
+    {2745, NPU_LIB_ACL},
+    {2779, NPU_LIB_ACL},
+    {2796, NPU_LIB_ACL},
+    {2819, NPU_LIB_ACL},
+    {2839, NPU_LIB_ACL},
+    {2860, NPU_LIB_ACL},
+    {2889, NPU_LIB_ACL},
+    {2921, NPU_LIB_ACL},
+    {2935, NPU_LIB_ACL},
+    {2954, NPU_LIB_ACL},
+    {2975, NPU_LIB_ACL},
+    {2997, NPU_LIB_ACL},
+    {3018, NPU_LIB_ACL},
+    {3042, NPU_LIB_ACL},
+    {3067, NPU_LIB_ACL},
+    {3095, NPU_LIB_ACL},
+    {3124, NPU_LIB_ACL},
+    {3140, NPU_LIB_ACL},
+    {3161, NPU_LIB_ACL},
+    {3183, NPU_LIB_ACL},
+    {3208, NPU_LIB_ACL},
+    {3239, NPU_LIB_ACL},
+    {3266, NPU_LIB_ACL},
+    {3292, NPU_LIB_ACL},
+    {3321, NPU_LIB_ACL},
+    {3350, NPU_LIB_ACL},
+    {3372, NPU_LIB_ACL},
+    {3394, NPU_LIB_ACL},
+    {3417, NPU_LIB_ACL},
+    {3442, NPU_LIB_ACL},
+    {3465, NPU_LIB_ACL},
+    {3486, NPU_LIB_ACL},
+    {3511, NPU_LIB_ACL},
+    {3534, NPU_LIB_ACL},
+    {3552, NPU_LIB_ACL},
+    {3571, NPU_LIB_ACL},
+    {3587, NPU_LIB_ACL},
+    {3605, NPU_LIB_ACL},
+    {3628, NPU_LIB_ACL},
+    {3646, NPU_LIB_ACL},
+    {3678, NPU_LIB_ACL},
+    {3712, NPU_LIB_ACL},
+    {3746, NPU_LIB_ACL},
+    {3782, NPU_LIB_ACL},
+    {3814, NPU_LIB_ACL},
+    {3848, NPU_LIB_ACL},
+    {3881, NPU_LIB_ACL},
+    {3904, NPU_LIB_ACL},
+    {3918, NPU_LIB_ACL},
+    {3937, NPU_LIB_ACL},
+    {3958, NPU_LIB_ACL},
+    {3976, NPU_LIB_ACL},
+    {3993, NPU_LIB_ACL},
+    {4017, NPU_LIB_ACL},
+    {4042, NPU_LIB_ACL},
+    {4072, NPU_LIB_ACL},
+    {4093, NPU_LIB_ACL},
+    {4114, NPU_LIB_ACL},
+    {4135, NPU_LIB_ACL},
+    {4156, NPU_LIB_ACL},
+    {4179, NPU_LIB_ACL},
+    {4198, NPU_LIB_ACL},
+    {4225, NPU_LIB_ACL},
+    {4250, NPU_LIB_ACL},
+    {4282, NPU_LIB_ACL},
+    {4308, NPU_LIB_ACL},
+    {4328, NPU_LIB_ACL},
+    {4357, NPU_LIB_ACL},
+    {4379, NPU_LIB_ACL},
+    {4412, NPU_LIB_ACL},
+    {4448, NPU_LIB_ACL},
+    {4474, NPU_LIB_ACL},
+    {4502, NPU_LIB_ACL},
+    {4524, NPU_LIB_ACL},
+    {4546, NPU_LIB_ACL},
+    {4577, NPU_LIB_ACL},
+    {4592, NPU_LIB_ACL},
+    {4612, NPU_LIB_ACL},
+    {4636, NPU_LIB_ACL},
+    {4652, NPU_LIB_ACL},
+    {4667, NPU_LIB_ACL},
+    {4694, NPU_LIB_ACL},
+    {4718, NPU_LIB_ACL},
+    {4742, NPU_LIB_ACL},
+    {4760, NPU_LIB_ACL},
+    {4779, NPU_LIB_ACL},
+    {4800, NPU_LIB_ACL},
+    {4822, NPU_LIB_ACL},
+    {4840, NPU_LIB_ACL},
+    {4864, NPU_LIB_ACL},
+    {4881, NPU_LIB_ACL},
+    {4897, NPU_LIB_ACL},
+    {4919, NPU_LIB_ACL},
+    {4938, NPU_LIB_ACL},
+    {4972, NPU_LIB_ACL},
+    {4997, NPU_LIB_ACL},
+    {5016, NPU_LIB_ACL},
+    {5036, NPU_LIB_ACL},
+    {5056, NPU_LIB_ACL},
+    {5079, NPU_LIB_ACL},
+    {5104, NPU_LIB_ACL},
+    {5141, NPU_LIB_ACL},
+    {5177, NPU_LIB_ACL},
+    {5209, NPU_LIB_ACL},
+    {5233, NPU_LIB_ACL},
+    {5250, NPU_LIB_ACL},
+    {5273, NPU_LIB_ACL},
+    {5296, NPU_LIB_ACL},
+    {5321, NPU_LIB_ACL},
+    {5344, NPU_LIB_ACL},
+    {5367, NPU_LIB_ACL},
+    {5392, NPU_LIB_ACL},
+    {5425, NPU_LIB_ACL},
+    {5460, NPU_LIB_ACL},
+    {5487, NPU_LIB_ACL},
+    {5504, NPU_LIB_ACL},
+    {5518, NPU_LIB_ACL},
+    {5536, NPU_LIB_ACL},
+    {5557, NPU_LIB_ACL},
+    {5579, NPU_LIB_ACL},
+    {5603, NPU_LIB_ACL},
+    {5621, NPU_LIB_ACL},
+    {5639, NPU_LIB_ACL},
+    {5660, NPU_LIB_ACL},
+    {5681, NPU_LIB_ACL},
+    {5701, NPU_LIB_ACL},
+    {5721, NPU_LIB_ACL},
+    {5737, NPU_LIB_ACL},
+    {5757, NPU_LIB_ACL},
+    {5777, NPU_LIB_ACL},
+    {5793, NPU_LIB_ACL},
+    {5812, NPU_LIB_ACL},
+    {5831, NPU_LIB_ACL},
+    {5844, NPU_LIB_ACL},
+    {5858, NPU_LIB_ACL},
+    {5882, NPU_LIB_ACL},
+    {5903, NPU_LIB_ACL},
+    {5928, NPU_LIB_ACL},
+    {5948, NPU_LIB_ACL},
+    {5968, NPU_LIB_ACL},
+    {5985, NPU_LIB_ACL},
+    {6004, NPU_LIB_ACL},
+    {6026, NPU_LIB_ACL},
+    {6050, NPU_LIB_ACL},
+    {6074, NPU_LIB_ACL},
+    {6091, NPU_LIB_ACL},
+    {6114, NPU_LIB_ACL},
+    {6138, NPU_LIB_ACL},
+    {6157, NPU_LIB_ACL},
+    {6189, NPU_LIB_ACL},
+    {6211, NPU_LIB_ACL},
+    {6235, NPU_LIB_ACL},
+    {6258, NPU_LIB_ACL},
+    {6282, NPU_LIB_ACL},
+    {6317, NPU_LIB_ACL},
+    {6338, NPU_LIB_ACL},
+    {6361, NPU_LIB_ACL},
+    {6380, NPU_LIB_ACL},
+    {6399, NPU_LIB_ACL},
+    {6422, NPU_LIB_ACL},
+    {6456, NPU_LIB_ACL},
+    {6477, NPU_LIB_ACL},
+    {6493, NPU_LIB_ACL},
+    {6509, NPU_LIB_ACL},
+    {6537, NPU_LIB_ACL},
+    {6563, NPU_LIB_ACL},
+    {6594, NPU_LIB_ACL},
+    {6623, NPU_LIB_ACL},
+    {6642, NPU_LIB_ACL},
+    {6661, NPU_LIB_ACL},
+    {6677, NPU_LIB_ACL},
+    {6694, NPU_LIB_ACL},
+    {6715, NPU_LIB_ACL},
+    {6731, NPU_LIB_ACL},
+    {6747, NPU_LIB_ACL},
+    {6761, NPU_LIB_ACL},
+    {6793, NPU_LIB_ACL},
+    {6827, NPU_LIB_ACL},
+    {6842, NPU_LIB_ACL},
+    {6856, NPU_LIB_ACL},
+    {6875, NPU_LIB_ACL},
+    {6894, NPU_LIB_ACL},
+    {6919, NPU_LIB_ACL},
+    {6939, NPU_LIB_ACL},
+    {6960, NPU_LIB_ACL},
+    {6976, NPU_LIB_ACL},
+    {7000, NPU_LIB_ACL},
+    {7026, NPU_LIB_ACL},
+    {7054, NPU_LIB_ACL},
+    {7084, NPU_LIB_ACL},
+    {7102, NPU_LIB_ACL},
+    {7132, NPU_LIB_ACL},
+    {7162, NPU_LIB_ACL},
+    {7191, NPU_LIB_ACL},
+    {7220, NPU_LIB_ACL},
+    {7248, NPU_LIB_ACL},
+    {7276, NPU_LIB_ACL},
+    {7291, NPU_LIB_ACL},
+    {7311, NPU_LIB_ACL},
+    {7341, NPU_LIB_ACL},
+    {7372, NPU_LIB_ACL},
+    {7407, NPU_LIB_ACL},
+    {7441, NPU_LIB_ACL},
+    {7470, NPU_LIB_ACL},
+    {7498, NPU_LIB_ACL},
+    {7528, NPU_LIB_ACL},
+    {7559, NPU_LIB_ACL},
+    {7592, NPU_LIB_ACL},
+    {7612, NPU_LIB_ACL},
+    {7637, NPU_LIB_ACL},
+    {7657, NPU_LIB_ACL},
+    {7685, NPU_LIB_ACL},
+    {7713, NPU_LIB_ACL},
+    {7745, NPU_LIB_ACL},
+    {7770, NPU_LIB_ACL},
+    {7798, NPU_LIB_ACL},
+    {7814, NPU_LIB_ACL},
+    {7835, NPU_LIB_ACL},
+    {7855, NPU_LIB_ACL},
+    {7871, NPU_LIB_ACL},
+    {7893, NPU_LIB_ACL},
+    {7921, NPU_LIB_ACL},
+    {7935, NPU_LIB_ACL},
+    {7960, NPU_LIB_ACL},
+    {7989, NPU_LIB_ACL},
+    {8009, NPU_LIB_ACL},
+    {8039, NPU_LIB_ACL},
+    {8060, NPU_LIB_ACL},
+    {8090, NPU_LIB_ACL},
+    {8110, NPU_LIB_ACL},
+    {8130, NPU_LIB_ACL},
+    {8155, NPU_LIB_ACL},
+    {8176, NPU_LIB_ACL},
+    {8193, NPU_LIB_ACL},
+    {8211, NPU_LIB_ACL},
+    {8229, NPU_LIB_ACL},
+    {8254, NPU_LIB_ACL},
+    {8281, NPU_LIB_ACL},
+    {8308, NPU_LIB_ACL},
+    {8336, NPU_LIB_ACL},
+    {8366, NPU_LIB_ACL},
+    {8398, NPU_LIB_ACL},
+    {8423, NPU_LIB_ACL},
+    {8452, NPU_LIB_ACL},
+    {8478, NPU_LIB_ACL},
+    {8501, NPU_LIB_ACL},
+    {8528, NPU_LIB_ACL},
+    {8554, NPU_LIB_ACL},
+    {8591, NPU_LIB_ACL},
+    {8614, NPU_LIB_ACL},
+    {8638, NPU_LIB_ACL},
+    {8669, NPU_LIB_ACL},
+    {8711, NPU_LIB_ACL},
+    {8744, NPU_LIB_ACL},
+    {8768, NPU_LIB_ACL},
+    {8783, NPU_LIB_ACL},
+    {8812, NPU_LIB_ACL},
+    {8846, NPU_LIB_ACL},
+    {8870, NPU_LIB_ACL},
+    {8894, NPU_LIB_ACL},
+    {8913, NPU_LIB_ACL},
+    {8938, NPU_LIB_ACL},
+    {8964, NPU_LIB_ACL},
+    {8991, NPU_LIB_ACL},
+    {9024, NPU_LIB_ACL},
+    {9056, NPU_LIB_ACL},
+    {9095, NPU_LIB_ACL},
+    {9139, NPU_LIB_ACL},
+    {9162, NPU_LIB_ACL},
+    {9188, NPU_LIB_ACL},
+    {9213, NPU_LIB_ACL},
+    {9232, NPU_LIB_ACL},
+    {9252, NPU_LIB_ACL},
+    {9272, NPU_LIB_ACL},
+    {9292, NPU_LIB_ACL},
+    {9316, NPU_LIB_ACL},
+    {9338, NPU_LIB_ACL},
+    {9357, NPU_LIB_ACL},
+    {9369, NPU_LIB_ACL},
+    {9385, NPU_LIB_ACL},
+    {9402, NPU_LIB_ACL},
+    {9422, NPU_LIB_ACL},
+    {9443, NPU_LIB_ACL},
+    {9456, NPU_LIB_ACL},
+    {9468, NPU_LIB_ACL},
+    {9497, NPU_LIB_ACL},
+    {9527, NPU_LIB_ACL},
+    {9549, NPU_LIB_ACL},
+    {9573, NPU_LIB_ACL},
+    {9594, NPU_LIB_ACL},
+    {9610, NPU_LIB_ACL},
+    {9630, NPU_LIB_ACL},
+    {9647, NPU_LIB_ACL},
+    {9667, NPU_LIB_ACL},
+    {9684, NPU_LIB_ACL},
+    {9702, NPU_LIB_ACL},
+    {9718, NPU_LIB_ACL},
+    {9739, NPU_LIB_ACL},
+    {9757, NPU_LIB_ACL},
+    {9774, NPU_LIB_ACL},
+    {9797, NPU_LIB_ACL},
+    {9819, NPU_LIB_ACL},
+    {9842, NPU_LIB_ACL},
+    {9866, NPU_LIB_ACL},
+    {9885, NPU_LIB_ACL},
+    {9905, NPU_LIB_ACL},
+    {9933, NPU_LIB_ACL},
+    {9945, NPU_LIB_ACL},
+    {9959, NPU_LIB_ACL},
+    {9971, NPU_LIB_ACL},
+    {9982, NPU_LIB_ACL},
+    {10000, NPU_LIB_ACL},
+    {10017, NPU_LIB_ACL},
+    {10031, NPU_LIB_ACL},
+    {10050, NPU_LIB_ACL},
+    {10066, NPU_LIB_ACL},
+    {10076, NPU_LIB_ACL},
+    {10092, NPU_LIB_ACL},
+    {10105, NPU_LIB_ACL},
+    {10123, NPU_LIB_ACL},
+    {10141, NPU_LIB_ACL},
+    {10157, NPU_LIB_ACL},
+    {10179, NPU_LIB_ACL},
+    {10198, NPU_LIB_ACL},
+    {10212, NPU_LIB_ACL},
+    {10232, NPU_LIB_ACL},
+    {10254, NPU_LIB_ACL},
+    {10277, NPU_LIB_ACL},
+    {10302, NPU_LIB_ACL},
+    {10327, NPU_LIB_HAL},
+    {10339, NPU_LIB_HAL},
+    {10350, NPU_LIB_HAL},
+    {10363, NPU_LIB_HAL},
+    {10386, NPU_LIB_HAL},
+    {10400, NPU_LIB_HAL},
+    {10416, NPU_LIB_HAL},
+    {10426, NPU_LIB_HAL},
+    {10436, NPU_LIB_HAL},
+    {10446, NPU_LIB_HAL},
+    {10458, NPU_LIB_HAL},
+    {10470, NPU_LIB_HAL},
+    {10482, NPU_LIB_HAL},
+    {10501, NPU_LIB_HAL},
+    {10523, NPU_LIB_HAL},
+    {10544, NPU_LIB_HAL},
+    {10562, NPU_LIB_HAL},
+    {10575, NPU_LIB_HAL},
+    {10589, NPU_LIB_HAL},
+    {10618, NPU_LIB_HAL},
+    {10628, NPU_LIB_HAL},
+    {10640, NPU_LIB_HAL},
+    {10656, NPU_LIB_HAL},
+    {10672, NPU_LIB_HAL},
+    {10703, NPU_LIB_HAL},
+    {10743, NPU_LIB_HAL},
+    {10773, NPU_LIB_HAL},
+    {10805, NPU_LIB_HAL},
+    {10837, NPU_LIB_HAL},
+    {10871, NPU_LIB_HAL},
+    {10901, NPU_LIB_HAL},
+    {10922, NPU_LIB_HAL},
+    {10944, NPU_LIB_HAL},
+    {10965, NPU_LIB_HAL},
+    {10984, NPU_LIB_HAL},
+    {11010, NPU_LIB_HAL},
+    {11030, NPU_LIB_HAL},
+    {11051, NPU_LIB_HAL},
+    {11072, NPU_LIB_HAL},
+    {11088, NPU_LIB_HAL},
+    {11105, NPU_LIB_HAL},
+    {11121, NPU_LIB_HAL},
+    {11139, NPU_LIB_HAL},
+    {11159, NPU_LIB_HAL},
+    {11183, NPU_LIB_HAL},
+    {11211, NPU_LIB_HAL},
+    {11231, NPU_LIB_HAL},
+    {11253, NPU_LIB_HAL},
+    {11280, NPU_LIB_HAL},
+    {11299, NPU_LIB_HAL},
+    {11316, NPU_LIB_HAL},
+    {11329, NPU_LIB_HAL},
+    {11342, NPU_LIB_HAL},
+    {11363, NPU_LIB_HAL},
+    {11388, NPU_LIB_HAL},
+    {11413, NPU_LIB_HAL},
+    {11432, NPU_LIB_HAL},
+    {11449, NPU_LIB_HAL},
+    {11466, NPU_LIB_HAL},
+    {11489, NPU_LIB_HAL},
+    {11512, NPU_LIB_HAL},
+    {11529, NPU_LIB_HAL},
+    {11544, NPU_LIB_HAL},
+    {11559, NPU_LIB_HAL},
+    {11573, NPU_LIB_HAL},
+    {11591, NPU_LIB_HAL},
+    {11612, NPU_LIB_HAL},
+    {11633, NPU_LIB_HAL},
+    {11655, NPU_LIB_HAL},
+    {11678, NPU_LIB_HAL},
+    {11697, NPU_LIB_HAL},
+    {11717, NPU_LIB_HAL},
+    {11734, NPU_LIB_HAL},
+    {11752, NPU_LIB_HAL},
+    {11784, NPU_LIB_HAL},
+    {11797, NPU_LIB_HAL},
+    {11809, NPU_LIB_HAL},
+    {11828, NPU_LIB_HAL},
+    {11847, NPU_LIB_HAL},
+    {11865, NPU_LIB_HAL},
+    {11883, NPU_LIB_HAL},
+    {11902, NPU_LIB_HAL},
+    {11917, NPU_LIB_HAL},
+    {11936, NPU_LIB_HAL},
+    {11959, NPU_LIB_HAL},
+    {11979, NPU_LIB_HAL},
+    {11992, NPU_LIB_HAL},
+    {12007, NPU_LIB_HAL},
+    {12023, NPU_LIB_HAL},
+    {12039, NPU_LIB_HAL},
+    {12055, NPU_LIB_HAL},
+    {12068, NPU_LIB_OTHER},
+    {12090, NPU_LIB_OTHER},
+    {12107, NPU_LIB_OTHER},
+    {12135, NPU_LIB_OTHER},
+    {12163, NPU_LIB_OTHER},
+    {12184, NPU_LIB_OTHER},
+    {12205, NPU_LIB_OTHER},
+    {12229, NPU_LIB_OTHER},
+    {12262, NPU_LIB_OTHER},
+    {12288, NPU_LIB_OTHER},
+    {12306, NPU_LIB_OTHER},
+    {12325, NPU_LIB_OTHER},
+    {12346, NPU_LIB_OTHER},
+    {12366, NPU_LIB_OTHER},
+    {12394, NPU_LIB_OTHER},
+    {12421, NPU_LIB_OTHER},
+    {12444, NPU_LIB_OTHER},
+    {12461, NPU_LIB_OTHER},
+    {12481, NPU_LIB_OTHER},
+    {12501, NPU_LIB_ACL},
+    {12531, NPU_LIB_ACL},
+    {12544, NPU_LIB_ACL},
+    {12560, NPU_LIB_ACL},
+    {12582, NPU_LIB_ACL},
+    {12594, NPU_LIB_ACL},
+    {12610, NPU_LIB_ACL},
+    {12633, NPU_LIB_ACL},
+    {12645, NPU_LIB_ACL},
+    {12658, NPU_LIB_ACL},
+    {12678, NPU_LIB_ACL},
+    {12700, NPU_LIB_ACL},
+    {12717, NPU_LIB_ACL},
+    {12736, NPU_LIB_ACL},
+    {12758, NPU_LIB_ACL},
+    {12786, NPU_LIB_ACL},
+    {12809, NPU_LIB_ACL},
+    {12833, NPU_LIB_ACL},
+    {12857, NPU_LIB_ACL},
+    {12872, NPU_LIB_ACL},
+    {12890, NPU_LIB_ACL},
+    {12904, NPU_LIB_ACL},
+    {12919, NPU_LIB_ACL},
+    {12935, NPU_LIB_ACL},
+    {12951, NPU_LIB_ACL},
+    {12962, NPU_LIB_ACL},
+    {12977, NPU_LIB_ACL},
+    {12993, NPU_LIB_ACL},
+    {13013, NPU_LIB_ACL},
+    {13033, NPU_LIB_ACL},
+    {13050, NPU_LIB_ACL},
+    {13062, NPU_LIB_ACL},
+    {13086, NPU_LIB_ACL},
+    {13108, NPU_LIB_ACL},
+    {13128, NPU_LIB_ACL},
+    {13140, NPU_LIB_ACL},
+    {13154, NPU_LIB_ACL},
+    {13171, NPU_LIB_ACL},
+    {13191, NPU_LIB_ACL},
+    {13222, NPU_LIB_ACL},
+    {13240, NPU_LIB_ACL},
+    {13254, NPU_LIB_ACL},
+    {13267, NPU_LIB_ACL},
+    {13283, NPU_LIB_ACL},
+    {13308, NPU_LIB_ACL},
+    {13328, NPU_LIB_ACL},
+    {13352, NPU_LIB_ACL},
+    {13371, NPU_LIB_ACL},
+    {13390, NPU_LIB_ACL},
+    {13411, NPU_LIB_ACL},
+    {13432, NPU_LIB_ACL},
+    {13451, NPU_LIB_ACL},
+    {13468, NPU_LIB_ACL},
+    {13485, NPU_LIB_ACL},
+    {13501, NPU_LIB_ACL},
+    {13520, NPU_LIB_ACL},
+    {13534, NPU_LIB_ACL},
+    {13556, NPU_LIB_ACL},
+    {13580, NPU_LIB_ACL},
+    {13595, NPU_LIB_ACL},
+    {13609, NPU_LIB_ACL},
+    {13622, NPU_LIB_ACL},
+    {13641, NPU_LIB_ACL},
+    {13671, NPU_LIB_ACL},
+    {13684, NPU_LIB_ACL},
+    {13707, NPU_LIB_ACL},
+    {13726, NPU_LIB_ACL},
+    {13745, NPU_LIB_ACL},
+    {13765, NPU_LIB_ACL},
+    {13781, NPU_LIB_ACL},
+    {13797, NPU_LIB_ACL},
+    {13812, NPU_LIB_ACL},
+    {13832, NPU_LIB_ACL},
+    {13853, NPU_LIB_ACL},
+    {13866, NPU_LIB_ACL},
+    {13881, NPU_LIB_ACL},
+    {13906, NPU_LIB_ACL},
+    {13926, NPU_LIB_ACL},
+    {13943, NPU_LIB_ACL},
+    {13959, NPU_LIB_ACL},
+    {13980, NPU_LIB_ACL},
+    {13998, NPU_LIB_ACL},
+    {14018, NPU_LIB_ACL},
+    {14049, NPU_LIB_ACL},
+    {14063, NPU_LIB_ACL},
+    {14089, NPU_LIB_ACL},
+    {14115, NPU_LIB_ACL},
+    {14129, NPU_LIB_ACL},
+    {14150, NPU_LIB_ACL},
+    {14169, NPU_LIB_ACL},
+    {14192, NPU_LIB_ACL},
+    {14220, NPU_LIB_ACL},
+    {14250, NPU_LIB_ACL},
+    {14279, NPU_LIB_ACL},
+    {14312, NPU_LIB_ACL},
+    {14332, NPU_LIB_ACL},
+    {14352, NPU_LIB_ACL},
+    {14374, NPU_LIB_ACL},
+    {14393, NPU_LIB_ACL},
+    {14408, NPU_LIB_ACL},
+    {14433, NPU_LIB_ACL},
+    {14460, NPU_LIB_ACL},
+    {14483, NPU_LIB_ACL},
+    {14508, NPU_LIB_ACL},
+    {14536, NPU_LIB_ACL},
+    {14554, NPU_LIB_ACL},
+    {14571, NPU_LIB_ACL},
+    {14587, NPU_LIB_ACL},
+    {14607, NPU_LIB_ACL},
+    {14622, NPU_LIB_ACL},
+    {14643, NPU_LIB_ACL},
+    {14666, NPU_LIB_ACL},
+    {14686, NPU_LIB_ACL},
+    {14704, NPU_LIB_ACL},
+    {14726, NPU_LIB_ACL},
+    {14755, NPU_LIB_ACL},
+    {14784, NPU_LIB_ACL},
+    {14806, NPU_LIB_ACL},
+    {14829, NPU_LIB_ACL},
+    {14841, NPU_LIB_ACL},
+    {14852, NPU_LIB_ACL},
+    {14869, NPU_LIB_ACL},
+    {14886, NPU_LIB_ACL},
+    {14904, NPU_LIB_ACL},
+    {14922, NPU_LIB_ACL},
+    {14940, NPU_LIB_ACL},
+    {14957, NPU_LIB_ACL},
+    {14966, NPU_LIB_ACL},
+    {14983, NPU_LIB_ACL},
+    {14992, NPU_LIB_ACL},
+    {14999, NPU_LIB_ACL},
+    {15012, NPU_LIB_ACL},
+    {15023, NPU_LIB_ACL},
+    {15041, NPU_LIB_ACL},
+    {15063, NPU_LIB_ACL},
+    {15088, NPU_LIB_ACL},
+    {15106, NPU_LIB_ACL},
+    {15121, NPU_LIB_ACL},
+    {15134, NPU_LIB_ACL},
+    {15149, NPU_LIB_ACL},
+    {15163, NPU_LIB_ACL},
+    {15179, NPU_LIB_ACL},
+    {15190, NPU_LIB_ACL},
+    {15206, NPU_LIB_ACL},
+    {15215, NPU_LIB_ACL},
+    {15229, NPU_LIB_ACL},
+    {15244, NPU_LIB_ACL},
+    {15266, NPU_LIB_ACL},
+    {15285, NPU_LIB_ACL},
+    {15305, NPU_LIB_ACL},
+    {15325, NPU_LIB_ACL},
+    {15340, NPU_LIB_ACL},
+    {15349, NPU_LIB_ACL},
+    {15360, NPU_LIB_ACL},
+    {15375, NPU_LIB_ACL},
+    {15390, NPU_LIB_ACL},
+    {15421, NPU_LIB_ACL},
+    {15452, NPU_LIB_ACL},
+    {15485, NPU_LIB_ACL},
+    {15514, NPU_LIB_ACL},
+    {15545, NPU_LIB_ACL},
+    {15575, NPU_LIB_ACL},
+    {15590, NPU_LIB_ACL},
+    {15610, NPU_LIB_ACL},
+    {15624, NPU_LIB_ACL},
+    {15637, NPU_LIB_ACL},
+    {15665, NPU_LIB_ACL},
+    {15704, NPU_LIB_ACL},
+    {15719, NPU_LIB_ACL},
+    {15734, NPU_LIB_ACL},
+    {15755, NPU_LIB_ACL},
+    {15777, NPU_LIB_ACL},
+    {15788, NPU_LIB_ACL},
+    {15806, NPU_LIB_ACL},
+    {15828, NPU_LIB_ACL},
+    {15847, NPU_LIB_ACL},
+    {15866, NPU_LIB_ACL},
+    {15881, NPU_LIB_ACL},
+    {15907, NPU_LIB_ACL},
+    {15935, NPU_LIB_ACL},
+    {15957, NPU_LIB_ACL},
+    {15974, NPU_LIB_ACL},
+    {16006, NPU_LIB_ACL},
+    {16019, NPU_LIB_ACL},
+    {16040, NPU_LIB_ACL},
+    {16063, NPU_LIB_ACL},
+    {16084, NPU_LIB_ACL},
+    {16111, NPU_LIB_ACL},
+    {16138, NPU_LIB_ACL},
+    {16166, NPU_LIB_ACL},
+    {16194, NPU_LIB_ACL},
+    {16220, NPU_LIB_ACL},
+    {16250, NPU_LIB_ACL},
+    {16280, NPU_LIB_ACL},
+    {16302, NPU_LIB_ACL},
+    {16329, NPU_LIB_ACL},
+    {16343, NPU_LIB_ACL},
+    {16356, NPU_LIB_ACL},
+    {16376, NPU_LIB_ACL},
+    {16392, NPU_LIB_ACL},
+    {16409, NPU_LIB_ACL},
+    {16425, NPU_LIB_ACL},
+    {16447, NPU_LIB_ACL},
+    {16462, NPU_LIB_ACL},
+    {16482, NPU_LIB_ACL},
+    {16504, NPU_LIB_ACL},
+    {16525, NPU_LIB_ACL},
+    {16547, NPU_LIB_ACL},
+    {16579, NPU_LIB_ACL},
+    {16598, NPU_LIB_ACL},
+    {16622, NPU_LIB_ACL},
+    {16641, NPU_LIB_ACL},
+    {16669, NPU_LIB_ACL},
+    {16687, NPU_LIB_ACL},
+    {16705, NPU_LIB_ACL},
+    {16726, NPU_LIB_ACL},
+    {16743, NPU_LIB_ACL},
+    {16766, NPU_LIB_ACL},
+    {16789, NPU_LIB_ACL},
+    {16799, NPU_LIB_ACL},
+    {16829, NPU_LIB_ACL},
+    {16843, NPU_LIB_ACL},
+    {16867, NPU_LIB_ACL},
+    {16883, NPU_LIB_ACL},
+    {16900, NPU_LIB_ACL},
+    {16918, NPU_LIB_ACL},
+    {16941, NPU_LIB_ACL},
+    {16959, NPU_LIB_ACL},
+    {16973, NPU_LIB_ACL},
+    {16994, NPU_LIB_ACL},
+    {17019, NPU_LIB_ACL},
+    {17035, NPU_LIB_ACL},
+    {17057, NPU_LIB_ACL},
+    {17072, NPU_LIB_ACL},
+    {17093, NPU_LIB_ACL},
+    {17115, NPU_LIB_ACL},
+    {17131, NPU_LIB_ACL},
+    {17155, NPU_LIB_ACL},
+    {17184, NPU_LIB_ACL},
+    {17202, NPU_LIB_ACL},
+    {17218, NPU_LIB_ACL},
+    {17240, NPU_LIB_ACL},
+    {17262, NPU_LIB_ACL},
+    {17287, NPU_LIB_ACL},
+    {17302, NPU_LIB_ACL},
+    {17324, NPU_LIB_ACL},
+    {17344, NPU_LIB_ACL},
+    {17369, NPU_LIB_ACL},
+    {17392, NPU_LIB_ACL},
+    {17408, NPU_LIB_ACL},
+    {17424, NPU_LIB_ACL},
+    {17445, NPU_LIB_ACL},
+    {17468, NPU_LIB_ACL},
+    {17489, NPU_LIB_ACL},
+    {17520, NPU_LIB_ACL},
+    {17554, NPU_LIB_ACL},
+    {17579, NPU_LIB_ACL},
+    {17605, NPU_LIB_ACL},
+    {17619, NPU_LIB_ACL},
+    {17642, NPU_LIB_ACL},
+    {17664, NPU_LIB_ACL},
+    {17686, NPU_LIB_ACL},
+    {17703, NPU_LIB_ACL},
+    {17721, NPU_LIB_ACL},
+    {17736, NPU_LIB_ACL},
+    {17755, NPU_LIB_ACL},
+    {17783, NPU_LIB_ACL},
+    {17806, NPU_LIB_ACL},
+    {17837, NPU_LIB_ACL},
+    {17866, NPU_LIB_ACL},
+    {17892, NPU_LIB_ACL},
+    {17910, NPU_LIB_ACL},
+    {17930, NPU_LIB_ACL},
+    {17961, NPU_LIB_ACL},
+    {17983, NPU_LIB_ACL},
+    {18007, NPU_LIB_ACL},
+    {18034, NPU_LIB_ACL},
+    {18058, NPU_LIB_ACL},
+    {18088, NPU_LIB_ACL},
+    {18122, NPU_LIB_ACL},
+    {18137, NPU_LIB_ACL},
+    {18160, NPU_LIB_ACL},
+    {18186, NPU_LIB_ACL},
+    {18214, NPU_LIB_ACL},
+    {18241, NPU_LIB_ACL},
+    {18259, NPU_LIB_ACL},
+    {18282, NPU_LIB_ACL},
+    {18302, NPU_LIB_ACL},
+    {18317, NPU_LIB_ACL},
+    {18336, NPU_LIB_ACL},
+    {18348, NPU_LIB_ACL},
+    {18369, NPU_LIB_ACL},
+    {18390, NPU_LIB_ACL},
+    {18406, NPU_LIB_ACL},
+    {18421, NPU_LIB_ACL},
+    {18437, NPU_LIB_ACL},
+    {18462, NPU_LIB_ACL},
+    {18488, NPU_LIB_ACL},
+    {18500, NPU_LIB_ACL},
+    {18522, NPU_LIB_ACL},
+    {18538, NPU_LIB_ACL},
+    {18554, NPU_LIB_ACL},
+    {18568, NPU_LIB_ACL},
+    {18591, NPU_LIB_ACL},
+    {18612, NPU_LIB_ACL},
+    {18625, NPU_LIB_ACL},
+    {18647, NPU_LIB_ACL},
+    {18671, NPU_LIB_ACL},
+    {18695, NPU_LIB_ACL},
+    {18720, NPU_LIB_ACL},
+    {18747, NPU_LIB_ACL},
+    {18776, NPU_LIB_ACL},
+    {18810, NPU_LIB_ACL},
+    {18843, NPU_LIB_ACL},
+    {18860, NPU_LIB_ACL},
+    {18881, NPU_LIB_ACL},
+    {18903, NPU_LIB_ACL},
+    {18919, NPU_LIB_ACL},
+    {18936, NPU_LIB_ACL},
+    {18953, NPU_LIB_ACL},
+    {18970, NPU_LIB_ACL},
+    {18991, NPU_LIB_ACL},
+    {19012, NPU_LIB_ACL},
+    {19031, NPU_LIB_ACL},
+    {19050, NPU_LIB_ACL},
+    {19070, NPU_LIB_ACL},
+    {19091, NPU_LIB_ACL},
+    {19107, NPU_LIB_ACL},
+    {19133, NPU_LIB_ACL},
+    {19164, NPU_LIB_ACL},
+    {19185, NPU_LIB_ACL},
+    {19202, NPU_LIB_ACL},
+    {19214, NPU_LIB_ACL},
+    {19231, NPU_LIB_ACL},
+    {19247, NPU_LIB_ACL},
+    {19265, NPU_LIB_ACL},
+    {19296, NPU_LIB_ACL},
+    {19329, NPU_LIB_ACL},
+    {19343, NPU_LIB_ACL},
+    {19367, NPU_LIB_ACL},
+    {19395, NPU_LIB_ACL},
+    {19415, NPU_LIB_ACL},
+    {19443, NPU_LIB_ACL},
+    {19460, NPU_LIB_ACL},
+    {19486, NPU_LIB_ACL},
+    {19500, NPU_LIB_ACL},
+    {19515, NPU_LIB_ACL},
+    {19536, NPU_LIB_ACL},
+    {19557, NPU_LIB_ACL},
+    {19587, NPU_LIB_ACL},
+    {19606, NPU_LIB_ACL},
+    {19632, NPU_LIB_ACL},
+    {19660, NPU_LIB_ACL},
+    {19692, NPU_LIB_ACL},
+    {19723, NPU_LIB_ACL},
+    {19737, NPU_LIB_ACL},
+    {19757, NPU_LIB_ACL},
+    {19781, NPU_LIB_ACL},
+    {19804, NPU_LIB_ACL},
+    {19838, NPU_LIB_ACL},
+    {19853, NPU_LIB_ACL},
+    {19871, NPU_LIB_ACL},
 };
 const int npu_pt_nsyms = 928;
+const int npu_pt_idx_recent = 17, npu_pt_idx_applog = 9;
 void *npu_pt_fns[928];
 
 /* The rt* calls of ACL functions that cross into libruntime.so in the
  * split layout (shimgen's routes); stack.c fills npu_route_fns with the
- * interposed definitions it finds. */
-const char *const npu_route_names[] = {
-    "rtSetDevice",
-    "rtDeviceReset",
-    "rtGetDevice",
-    "rtDeviceSynchronize",
-    "rtStreamCreate",
-    "rtStreamDestroy",
-    "rtStreamSynchronize",
-    "rtStreamWaitEvent",
-    "rtEventCreate",
-    "rtEventDestroy",
-    "rtEventRecord",
-    "rtEventReset",
-    "rtEventSynchronize",
-    "rtEventElapsedTime",
-    "rtEventQueryStatus",
-    "rtModelExecute",
-    "rtLaunchKernelByFuncHandleV3",
-    "rtsLaunchKernelWithConfig",
-    "rtMemcpy",
-    "rtMemcpyAsync",
-    "rtCtxCreateEx",
-    "rtCtxDestroyEx",
-    "rtCtxSetCurrent",
-    "rtCtxGetCurrent",
-    "rtDeviceSynchronizeWithTimeout",
-    "rtGetDeviceCount",
-    "rtEventRecord",
-    "rtEventQuery",
-    "rtEventQueryWaitStatus",
-    "rtMallocHost",
-    "rtFreeHost",
-    "rtMemset",
-    "rtMemsetAsync",
-    "rtFreePhysical",
-    "rtStreamSynchronizeWithTimeout",
-    "rtStreamQuery",
-    "rtSetGroup",
-    "rtGetGroupCount",
-    "rtMbufAlloc",
-    "rtMbufFree",
-    "rtMbufSetDataLen",
-    "rtMbufGetDataLen",
-    "rtMbufCopyBufRef",
-    "rtMbufChainAppend",
-    "rtMbufChainGetMbufNum",
-    "rtMbufChainGetMbuf",
-    "rtSnapShotProcessLock",
-    "rtSnapShotProcessUnlock",
-    "rtSnapShotProcessBackup",
-    "rtSnapShotProcessRestore",
-    "rtSnapShotCallbackRegister",
-    "rtSnapShotCallbackUnregister",
-    "rtGetFuncHandleFromExceptionInfo",
-    "rtBinarySetExceptionCallback",
-    "rtSetTSDevice",
-    "rtsMallocHost",
-    "rtsPointerGetAttributes",
-    "rtHostMemMapCapabilities",
-    "rtSetOpExecuteTimeOutV2",
-    "rtGetOpTimeOutInterval",
-    "rtBinaryUnLoad",
-    "rtsFuncGetByName",
-    "rtsMemExportToShareableHandle",
-    "rtMemImportFromShareableHandle",
-    "rtMemSetPidToShareableHandle",
-    "rtBinaryGetGlobal",
-    "rtGetFuncBySymbol",
-    "rtsFuncGetAddr",
-    "rtFuncGetSize",
-    "rtsGetMemcpyDescSize",
-    "rtsSetMemcpyDesc",
-    "rtMemcpyAsyncWithOffset",
-    "rtsKernelArgsGetHandleMemSize",
-    "rtsKernelArgsGetMemSize",
-    "rtsKernelArgsInit",
-    "rtsKernelArgsInitByUserMem",
-    "rtsKernelArgsAppend",
-    "rtsKernelArgsAppendPlaceHolder",
-    "rtsKernelArgsGetPlaceHolderBuffer",
-    "rtsKernelArgsParaUpdate",
-    "rtsKernelArgsFinalize",
-    "rtsDeviceGetCapability",
-    "rtsFuncGetName",
-    "rtsRegisterCpuFunc",
-    "rtsMemcpyBatchAsync",
-    "rtIpcSetMemoryAttr",
-    "rtIpcMemImportPidInterServer",
-    "rtNotifySetImportPidInterServer",
-    "rtsCheckMemType",
-    "rtsGetFloatOverflowStatus",
-    "rtsResetFloatOverflowStatus",
-    "rtsRegStreamStateCallback",
-    "rtsRegDeviceStateCallback",
-    "rtsSetDeviceTaskAbortCallback",
-    "rtGetOpExecuteTimeoutV2",
-    "rtsGetCmoDescSize",
-    "rtsSetCmoDesc",
-    "rtFunctionGetAttribute",
-    "rtFunctionGetBinary",
-    "rtFunctionGetParamCount",
-    "rtFunctionGetParamInfo",
-    "rtFunctionGetAvailDynUbufPerBlock",
-    "rtMemGetAllocationPropertiesFromHandle",
-    "rtMemManagedGetAttr",
-    "rtMemManagedGetAttrs",
-    "rtMemManagedAdvise",
-    "rtMemManagedPrefetchBatchAsync",
-    "rtMemMapSelectedLink",
-    "rtDeviceL2CacheFlush",
-    "rtsGetThreadLastTaskId",
-    "rtModelTaskGetParams",
-    "rtModelTaskSetParams",
-    "rtModelKernelTaskGetAttribute",
-    "rtsValueWrite",
-    "rtsValueWait",
-    "rtsLaunchKernelWithDevArgs",
-    "rtsLaunchKernelWithHostArgs",
-    "rtLaunchKernelWithArgsArray",
-    "rtsLaunchRandomNumTask",
-    "rtsLaunchUpdateTask",
-    "rtsPersistentTaskClean",
-    "rtCacheLastTaskOpInfo",
-    "rtCacheLastTaskExtendInfo",
-    "rtTaskGetSeqId",
-    "rtStreamGetTasks",
-    "rtTaskGetType",
-    "rtModelTaskDisable",
-    "rtModelDestroyRegisterCallback",
-    "rtModelDestroyUnregisterCallback",
-    "rtModelCondHandleCreate",
-    "rtModelCondHandleGetCondPtr",
-    "rtStreamAddCondTask",
-    "rtStreamBeginCaptureToModel",
-    "rtStreamCreateWithConfig",
-    "rtsMemcpyAsyncWithDesc",
-    "rtMemcpyAsyncEx",
-    "rtsMemcpyBatch",
-    "rtsGetPairDevicesInfo",
-    "rtsMalloc",
-    "rtSymbolLookup",
-    "rtSymbolLookup",
-    "rtStreamGetCaptureInfo",
-    "rtPeekAtLastError",
-    "rtGetLastError",
-    "rtSubscribeReport",
-    "rtCallbackLaunch",
-    "rtProcessReport",
-    "rtUnSubscribeReport",
-    "rtDeviceResetForce",
-    "rtStreamSetMode",
-    "rtGetRunMode",
-    "rtEventCreateWithFlag",
-    "rtEventCreateExWithFlag",
-    "rtEventSynchronizeWithTimeout",
-    "rtEventGetTimeStamp",
-    "rtsHostRegister",
-    "rtHostRegisterV2",
-    "rtHostGetDevicePointer",
-    "rtsHostUnregister",
-    "rtsStreamGetId",
-    "rtFlushCache",
-    "rtInvalidCache",
-    "rtMemAllocManaged",
-    "rtFreeWithDevSync",
-    "rtFreeHostWithDevSync",
-    "rtMemcpy2d",
-    "rtMemcpy2dAsync",
-    "rtReserveMemAddress",
-    "rtReleaseMemAddress",
-    "rtMapMem",
-    "rtUnmapMem",
-    "rtMemMapNoAccess",
-    "rtStreamDestroyForce",
-    "rtStreamGetPriority",
-    "rtStreamWaitEventWithFlag",
-    "rtsEventWait",
-    "rtGetMemUsageInfo",
-    "rtSetOpWaitTimeOut",
-    "rtSetOpExecuteTimeOut",
-    "rtSetStreamOverflowSwitch",
-    "rtGetStreamOverflowSwitch",
-    "rtGetDeviceSatStatus",
-    "rtCleanDeviceSatStatus",
-    "rtDeviceStatusQuery",
-    "rtMemGetAccess",
-    "rtDeviceGetBareTgid",
-    "rtCmoAsync",
-    "rtDeviceTaskAbort",
-    "rtStreamAbort",
-    "rtModelUpdate",
-    "rtsStreamGetAvailableNum",
-    "rtsStreamSetAttribute",
-    "rtsStreamGetAttribute",
-    "rtsNotifyCreate",
-    "rtsNotifyDestroy",
-    "rtCntNotifyCreateServer",
-    "rtCntNotifyDestroy",
-    "rtsNotifyRecord",
-    "rtsNotifyWaitAndReset",
-    "rtsNotifyGetId",
-    "rtsEventGetId",
-    "rtsEventGetAvailNum",
-    "rtsDeviceGetInfo",
-    "rtsDeviceGetStreamPriorityRange",
-    "rtGetDeviceUuid",
-    "rtDeviceGetPCIBusId",
-    "rtDeviceGetByPCIBusId",
-    "rtsCtxGetCurrentDefaultStream",
-    "rtsGetPrimaryCtxState",
-    "rtsGetDeviceResLimit",
-    "rtsSetDeviceResLimit",
-    "rtsResetDeviceResLimit",
-    "rtsGetStreamResLimit",
-    "rtsSetStreamResLimit",
-    "rtsResetStreamResLimit",
-    "rtsUseStreamResInCurrentThread",
-    "rtsNotUseStreamResInCurrentThread",
-    "rtsGetResInCurrentThread",
-    "rtsLabelCreate",
-    "rtsLabelSet",
-    "rtsLabelDestroy",
-    "rtsLabelSwitchListCreate",
-    "rtsLabelSwitchListDestroy",
-    "rtsLabelSwitchByIndex",
-    "rtsActiveStream",
-    "rtsSwitchStream",
-    "rtsIpcMemGetExportKey",
-    "rtsIpcMemClose",
-    "rtsIpcMemImportByKey",
-    "rtsIpcMemSetImportPid",
-    "rtsNotifyBatchReset",
-    "rtsNotifyGetExportKey",
-    "rtsNotifyImportByKey",
-    "rtsNotifySetImportPid",
-    "rtsGetLogicDevIdByUserDevId",
-    "rtsGetUserDevIdByLogicDevId",
-    "rtsGetLogicDevIdByPhyDevId",
-    "rtsGetPhyDevIdByLogicDevId",
-    "rtsCtxGetFloatOverflowAddr",
-    "rtsLaunchHostFunc",
-    "rtsStreamStop",
-    "rtCheckArchCompatibility",
-    "rtsCntNotifyRecord",
-    "rtsCntNotifyWaitWithTimeout",
-    "rtsCntNotifyReset",
-    "rtsCntNotifyGetId",
-    "rtMemSetAccess",
-    "rtIpcGetEventHandle",
-    "rtIpcOpenEventHandle",
-    "rtMemRetainAllocationHandle",
-    "rtMemGetAddressRange",
-    "rtMemPoolDestroy",
-    "rtMemPoolSetAttr",
-    "rtMemPoolGetAttr",
-    "rtMemPoolMallocAsync",
-    "rtMemPoolFreeAsync",
-    "rtMemPoolTrimTo",
-    "rtMemManagedPrefetchAsync",
-    "rtModelDestroy",
-    "rtStreamBeginCapture",
-    "rtStreamEndCapture",
-    "rtModelDebugDotPrint",
-    "rtModelDebugJsonPrint",
-    "rtThreadExchangeCaptureMode",
-    "rtsStreamBeginTaskGrp",
-    "rtsStreamEndTaskGrp",
-    "rtsStreamBeginTaskUpdate",
-    "rtsStreamEndTaskUpdate",
-    "rtsModelCreate",
-    "rtsModelBindStream",
-    "rtsEndGraph",
-    "rtsModelLoadComplete",
-    "rtsModelUnbindStream",
-    "rtsModelExecute",
-    "rtsModelSetName",
-    "rtsModelGetName",
-    "rtModelGetId",
-    "rtsModelAbort",
-    "rtModelGetStreams",
-    "rtSetDeviceSatMode",
-    "rtGetDeviceSatMode",
-    "rtDeviceSetLimit",
-    "rtDeviceGetLimit",
-    "rtsBinaryLoadFromFile",
-    "rtsBinaryLoadFromData",
-    "rtMemExportToShareableHandleV2",
-    "rtMemSetPidToShareableHandleV2",
-    "rtsLaunchCmoAddrTask",
-    "rtsLaunchReduceAsyncTask",
-    "rtsMemcpyBatch",
-    "rtsMemcpyBatchAsync",
-    "rtsStreamCreate",
-    "rtStreamGetFlags",
-    "rtsGetLogicDevIdByPhyDevId",
-    "rtsGetPhyDevIdByLogicDevId",
-    "rtMemGetAllocationGranularity",
-    "rtBinaryLoadWithoutTilingKey",
-    "rtMbufGetPrivInfo",
-    "rtMbufGetPrivInfo",
-    "rtGetGroupCount",
-    "rtMemPoolCreate",
-    "rtsGetErrorVerbose",
-    "rtsRepairError",
-    "rtGetMemUceInfo",
-    "rtMemUceRepair",
-    "rtGetAllUtilizations",
+ * interposed definitions it finds (npu_route_name). */
+const char npu_route_names[] =
+    "\0"
+    "rtSetDevice\0"
+    "rtDeviceReset\0"
+    "rtGetDevice\0"
+    "rtDeviceSynchronize\0"
+    "rtStreamCreate\0"
+    "rtStreamDestroy\0"
+    "rtStreamSynchronize\0"
+    "rtStreamWaitEvent\0"
+    "rtEventCreate\0"
+    "rtEventDestroy\0"
+    "rtEventRecord\0"
+    "rtEventReset\0"
+    "rtEventSynchronize\0"
+    "rtEventElapsedTime\0"
+    "rtEventQueryStatus\0"
+    "rtModelExecute\0"
+    "rtLaunchKernelByFuncHandleV3\0"
+    "rtsLaunchKernelWithConfig\0"
+    "rtMemcpy\0"
+    "rtMemcpyAsync\0"
+    "rtCtxCreateEx\0"
+    "rtCtxDestroyEx\0"
+    "rtCtxSetCurrent\0"
+    "rtCtxGetCurrent\0"
+    "rtDeviceSynchronizeWithTimeout\0"
+    "rtGetDeviceCount\0"
+    "rtEventRecord\0"
+    "rtEventQuery\0"
+    "rtEventQueryWaitStatus\0"
+    "rtMallocHost\0"
+    "rtFreeHost\0"
+    "rtMemset\0"
+    "rtMemsetAsync\0"
+    "rtFreePhysical\0"
+    "rtStreamSynchronizeWithTimeout\0"
+    "rtStreamQuery\0"
+    "rtSetGroup\0"
+    "rtGetGroupCount\0"
+    "rtMbufAlloc\0"
+    "rtMbufFree\0"
+    "rtMbufSetDataLen\0"
+    "rtMbufGetDataLen\0"
+    "rtMbufCopyBufRef\0"
+    "rtMbufChainAppend\0"
+    "rtMbufChainGetMbufNum\0"
+    "rtMbufChainGetMbuf\0"
+    "rtSnapShotProcessLock\0"
+    "rtSnapShotProcessUnlock\0"
+    "rtSnapShotProcessBackup\0"
+    "rtSnapShotProcessRestore\0"
+    "rtSnapShotCallbackRegister\0"
+    "rtSnapShotCallbackUnregister\0"
+    "rtGetFuncHandleFromExceptionInfo\0"
+    "rtBinarySetExceptionCallback\0"
+    "rtSetTSDevice\0"
+    "rtsMallocHost\0"
+    "rtsPointerGetAttributes\0"
+    "rtHostMemMapCapabilities\0"
+    "rtSetOpExecuteTimeOutV2\0"
+    "rtGetOpTimeOutInterval\0"
+    "rtBinaryUnLoad\0"
+    "rtsFuncGetByName\0"
+    "rtsMemExportToShareableHandle\0"
+    "rtMemImportFromShareableHandle\0"
+    "rtMemSetPidToShareableHandle\0"
+    "rtBinaryGetGlobal\0"
+    "rtGetFuncBySymbol\0"
+    "rtsFuncGetAddr\0"
+    "rtFuncGetSize\0"
+    "rtsGetMemcpyDescSize\0"
+    "rtsSetMemcpyDesc\0"
+    "rtMemcpyAsyncWithOffset\0"
+    "rtsKernelArgsGetHandleMemSize\0"
+    "rtsKernelArgsGetMemSize\0"
+    "rtsKernelArgsInit\0"
+    "rtsKernelArgsInitByUserMem\0"
+    "rtsKernelArgsAppend\0"
+    "rtsKernelArgsAppendPlaceHolder\0"
+    "rtsKernelArgsGetPlaceHolderBuffer\0"
+    "rtsKernelArgsParaUpdate\0"
+    "rtsKernelArgsFinalize\0"
+    "rtsDeviceGetCapability\0"
+    "rtsFuncGetName\0"
+    "rtsRegisterCpuFunc\0"
+    "rtsMemcpyBatchAsync\0"
+    "rtIpcSetMemoryAttr\0"
+    "rtIpcMemImportPidInterServer\0"
+    "rtNotifySetImportPidInterServer\0"
+    "rtsCheckMemType\0"
+    "rtsGetFloatOverflowStatus\0"
+    "rtsResetFloatOverflowStatus\0"
+    "rtsRegStreamStateCallback\0"
+    "rtsRegDeviceStateCallback\0"
+    "rtsSetDeviceTaskAbortCallback\0"
+    "rtGetOpExecuteTimeoutV2\0"
+    "rtsGetCmoDescSize\0"
+    "rtsSetCmoDesc\0"
+    "rtFunctionGetAttribute\0"
+    "rtFunctionGetBinary\0"
+    "rtFunctionGetParamCount\0"
+    "rtFunctionGetParamInfo\0"
+    "rtFunctionGetAvailDynUbufPerBlock\0"
+    "rtMemGetAllocationPropertiesFromHandle\0"
+    "rtMemManagedGetAttr\0"
+    "rtMemManagedGetAttrs\0"
+    "rtMemManagedAdvise\0"
+    "rtMemManagedPrefetchBatchAsync\0"
+    "rtMemMapSelectedLink\0"
+    "rtDeviceL2CacheFlush\0"
+    "rtsGetThreadLastTaskId\0"
+    "rtModelTaskGetParams\0"
+    "rtModelTaskSetParams\0"
+    "rtModelKernelTaskGetAttribute\0"
+    "rtsValueWrite\0"
+    "rtsValueWait\0"
+    "rtsLaunchKernelWithDevArgs\0"
+    "rtsLaunchKernelWithHostArgs\0"
+    "rtLaunchKernelWithArgsArray\0"
+    "rtsLaunchRandomNumTask\0"
+    "rtsLaunchUpdateTask\0"
+    "rtsPersistentTaskClean\0"
+    "rtCacheLastTaskOpInfo\0"
+    "rtCacheLastTaskExtendInfo\0"
+    "rtTaskGetSeqId\0"
+    "rtStreamGetTasks\0"
+    "rtTaskGetType\0"
+    "rtModelTaskDisable\0"
+    "rtModelDestroyRegisterCallback\0"
+    "rtModelDestroyUnregisterCallback\0"
+    "rtModelCondHandleCreate\0"
+    "rtModelCondHandleGetCondPtr\0"
+    "rtStreamAddCondTask\0"
+    "rtStreamBeginCaptureToModel\0"
+    "rtStreamCreateWithConfig\0"
+    "rtsMemcpyAsyncWithDesc\0"
+    "rtMemcpyAsyncEx\0"
+    "rtsMemcpyBatch\0"
+    "rtsGetPairDevicesInfo\0"
+    "rtsMalloc\0"
+    "rtSymbolLookup\0"
+    "rtSymbolLookup\0"
+    "rtStreamGetCaptureInfo\0"
+    "rtPeekAtLastError\0"
+    "rtGetLastError\0"
+    "rtSubscribeReport\0"
+    "rtCallbackLaunch\0"
+    "rtProcessReport\0"
+    "rtUnSubscribeReport\0"
+    "rtDeviceResetForce\0"
+    "rtStreamSetMode\0"
+    "rtGetRunMode\0"
+    "rtEventCreateWithFlag\0"
+    "rtEventCreateExWithFlag\0"
+    "rtEventSynchronizeWithTimeout\0"
+    "rtEventGetTimeStamp\0"
+    "rtsHostRegister\0"
+    "rtHostRegisterV2\0"
+    "rtHostGetDevicePointer\0"
+    "rtsHostUnregister\0"
+    "rtsStreamGetId\0"
+    "rtFlushCache\0"
+    "rtInvalidCache\0"
+    "rtMemAllocManaged\0"
+    "rtFreeWithDevSync\0"
+    "rtFreeHostWithDevSync\0"
+    "rtMemcpy2d\0"
+    "rtMemcpy2dAsync\0"
+    "rtReserveMemAddress\0"
+    "rtReleaseMemAddress\0"
+    "rtMapMem\0"
+    "rtUnmapMem\0"
+    "rtMemMapNoAccess\0"
+    "rtStreamDestroyForce\0"
+    "rtStreamGetPriority\0"
+    "rtStreamWaitEventWithFlag\0"
+    "rtsEventWait\0"
+    "rtGetMemUsageInfo\0"
+    "rtSetOpWaitTimeOut\0"
+    "rtSetOpExecuteTimeOut\0"
+    "rtSetStreamOverflowSwitch\0"
+    "rtGetStreamOverflowSwitch\0"
+    "rtGetDeviceSatStatus\0"
+    "rtCleanDeviceSatStatus\0"
+    "rtDeviceStatusQuery\0"
+    "rtMemGetAccess\0"
+    "rtDeviceGetBareTgid\0"
+    "rtCmoAsync\0"
+    "rtDeviceTaskAbort\0"
+    "rtStreamAbort\0"
+    "rtModelUpdate\0"
+    "rtsStreamGetAvailableNum\0"
+    "rtsStreamSetAttribute\0"
+    "rtsStreamGetAttribute\0"
+    "rtsNotifyCreate\0"
+    "rtsNotifyDestroy\0"
+    "rtCntNotifyCreateServer\0"
+    "rtCntNotifyDestroy\0"
+    "rtsNotifyRecord\0"
+    "rtsNotifyWaitAndReset\0"
+    "rtsNotifyGetId\0"
+    "rtsEventGetId\0"
+    "rtsEventGetAvailNum\0"
+    "rtsDeviceGetInfo\0"
+    "rtsDeviceGetStreamPriorityRange\0"
+    "rtGetDeviceUuid\0"
+    "rtDeviceGetPCIBusId\0"
+    "rtDeviceGetByPCIBusId\0"
+    "rtsCtxGetCurrentDefaultStream\0"
+    "rtsGetPrimaryCtxState\0"
+    "rtsGetDeviceResLimit\0"
+    "rtsSetDeviceResLimit\0"
+    "rtsResetDeviceResLimit\0"
+    "rtsGetStreamResLimit\0"
+    "rtsSetStreamResLimit\0"
+    "rtsResetStreamResLimit\0"
+    "rtsUseStreamResInCurrentThread\0"
+    "rtsNotUseStreamResInCurrentThread\0"
+    "rtsGetResInCurrentThread\0"
+    "rtsLabelCreate\0"
+    "rtsLabelSet\0"
+    "rtsLabelDestroy\0"
+    "rtsLabelSwitchListCreate\0"
+    "rtsLabelSwitchListDestroy\0"
+    "rtsLabelSwitchByIndex\0"
+    "rtsActiveStream\0"
+    "rtsSwitchStream\0"
+    "rtsIpcMemGetExportKey\0"
+    "rtsIpcMemClose\0"
+    "rtsIpcMemImportByKey\0"
+    "rtsIpcMemSetImportPid\0"
+    "rtsNotifyBatchReset\0"
+    "rtsNotifyGetExportKey\0"
+    "rtsNotifyImportByKey\0"
+    "rtsNotifySetImportPid\0"
+    "rtsGetLogicDevIdByUserDevId\0"
+    "rtsGetUserDevIdByLogicDevId\0"
+    "rtsGetLogicDevIdByPhyDevId\0"
+    "rtsGetPhyDevIdByLogicDevId\0"
+    "rtsCtxGetFloatOverflowAddr\0"
+    "rtsLaunchHostFunc\0"
+    "rtsStreamStop\0"
+    "rtCheckArchCompatibility\0"
+    "rtsCntNotifyRecord\0"
+    "rtsCntNotifyWaitWithTimeout\0"
+    "rtsCntNotifyReset\0"
+    "rtsCntNotifyGetId\0"
+    "rtMemSetAccess\0"
+    "rtIpcGetEventHandle\0"
+    "rtIpcOpenEventHandle\0"
+    "rtMemRetainAllocationHandle\0"
+    "rtMemGetAddressRange\0"
+    "rtMemPoolDestroy\0"
+    "rtMemPoolSetAttr\0"
+    "rtMemPoolGetAttr\0"
+    "rtMemPoolMallocAsync\0"
+    "rtMemPoolFreeAsync\0"
+    "rtMemPoolTrimTo\0"
+    "rtMemManagedPrefetchAsync\0"
+    "rtModelDestroy\0"
+    "rtStreamBeginCapture\0"
+    "rtStreamEndCapture\0"
+    "rtModelDebugDotPrint\0"
+    "rtModelDebugJsonPrint\0"
+    "rtThreadExchangeCaptureMode\0"
+    "rtsStreamBeginTaskGrp\0"
+    "rtsStreamEndTaskGrp\0"
+    "rtsStreamBeginTaskUpdate\0"
+    "rtsStreamEndTaskUpdate\0"
+    "rtsModelCreate\0"
+    "rtsModelBindStream\0"
+    "rtsEndGraph\0"
+    "rtsModelLoadComplete\0"
+    "rtsModelUnbindStream\0"
+    "rtsModelExecute\0"
+    "rtsModelSetName\0"
+    "rtsModelGetName\0"
+    "rtModelGetId\0"
+    "rtsModelAbort\0"
+    "rtModelGetStreams\0"
+    "rtSetDeviceSatMode\0"
+    "rtGetDeviceSatMode\0"
+    "rtDeviceSetLimit\0"
+    "rtDeviceGetLimit\0"
+    "rtsBinaryLoadFromFile\0"
+    "rtsBinaryLoadFromData\0"
+    "rtMemExportToShareableHandleV2\0"
+    "rtMemSetPidToShareableHandleV2\0"
+    "rtsLaunchCmoAddrTask\0"
+    "rtsLaunchReduceAsyncTask\0"
+    "rtsMemcpyBatch\0"
+    "rtsMemcpyBatchAsync\0"
+    "rtsStreamCreate\0"
+    "rtStreamGetFlags\0"
+    "rtsGetLogicDevIdByPhyDevId\0"
+    "rtsGetPhyDevIdByLogicDevId\0"
+    "rtMemGetAllocationGranularity\0"
+    "rtBinaryLoadWithoutTilingKey\0"
+    "rtMbufGetPrivInfo\0"
+    "rtMbufGetPrivInfo\0"
+    "rtGetGroupCount\0"
+    "rtMemPoolCreate\0"
+    "rtsGetErrorVerbose\0"
+    "rtsRepairError\0"
+    "rtGetMemUceInfo\0"
+    "rtMemUceRepair\0"
+    "rtGetAllUtilizations\0";
+const uint32_t npu_route_offs[] = {
+    1,
+    13,
+    27,
+    39,
+    59,
+    74,
+    90,
+    110,
+    128,
+    142,
+    157,
+    171,
+    184,
+    203,
+    222,
+    241,
+    256,
+    285,
+    311,
+    320,
+    334,
+    348,
+    363,
+    379,
+    395,
+    426,
+    443,
+    457,
+    470,
+    493,
+    506,
+    517,
+    526,
+    540,
+    555,
+    586,
+    600,
+    611,
+    627,
+    639,
+    650,
+    667,
+    684,
+    701,
+    719,
+    741,
+    760,
+    782,
+    806,
+    830,
+    855,
+    882,
+    911,
+    944,
+    973,
+    987,
+    1001,
+    1025,
+    1050,
+    1074,
+    1097,
+    1112,
+    1129,
+    1159,
+    1190,
+    1219,
+    1237,
+    1255,
+    1270,
+    1284,
+    1305,
+    1322,
+    1346,
+    1376,
+    1400,
+    1418,
+    1445,
+    1465,
+    1496,
+    1530,
+    1554,
+    1576,
+    1599,
+    1614,
+    1633,
+    1653,
+    1672,
+    1701,
+    1733,
+    1749,
+    1775,
+    1803,
+    1829,
+    1855,
+    1885,
+    1909,
+    1927,
+    1941,
+    1964,
+    1984,
+    2008,
+    2031,
+    2065,
+    2104,
+    2124,
+    2145,
+    2164,
+    2195,
+    2216,
+    2237,
+    2260,
+    2281,
+    2302,
+    2332,
+    2346,
+    2359,
+    2386,
+    2414,
+    2442,
+    2465,
+    2485,
+    2508,
+    2530,
+    2556,
+    2571,
+    2588,
+    2602,
+    2621,
+    2652,
+    2685,
+    2709,
+    2737,
+    2757,
+    2785,
+    2810,
+    2833,
+    2849,
+    2864,
+    2886,
+    2896,
+    2911,
+    2926,
+    2949,
+    2967,
+    2982,
+    3000,
+    3017,
+    3033,
+    3053,
+    3072,
+    3088,
+    3101,
+    3123,
+    3147,
+    3177,
+    3197,
+    3213,
+    3230,
+    3253,
+    3271,
+    3286,
+    3299,
+    3314,
+    3332,
+    3350,
+    3372,
+    3383,
+    3399,
+    3419,
+    3439,
+    3448,
+    3459,
+    3476,
+    3497,
+    3517,
+    3543,
+    3556,
+    3574,
+    3593,
+    3615,
+    3641,
+    3667,
+    3688,
+    3711,
+    3731,
+    3746,
+    3766,
+    3777,
+    3795,
+    3809,
+    3823,
+    3848,
+    3870,
+    3892,
+    3908,
+    3925,
+    3949,
+    3968,
+    3984,
+    4006,
+    4021,
+    4035,
+    4055,
+    4072,
+    4104,
+    4120,
+    4140,
+    4162,
+    4192,
+    4214,
+    4235,
+    4256,
+    4279,
+    4300,
+    4321,
+    4344,
+    4375,
+    4409,
+    4434,
+    4449,
+    4461,
+    4477,
+    4502,
+    4528,
+    4550,
+    4566,
+    4582,
+    4604,
+    4619,
+    4640,
+    4662,
+    4682,
+    4704,
+    4725,
+    4747,
+    4775,
+    4803,
+    4830,
+    4857,
+    4884,
+    4902,
+    4916,
+    4941,
+    4960,
+    4988,
+    5006,
+    5024,
+    5039,
+    5059,
+    5080,
+    5108,
+    5129,
+    5146,
+    5163,
+    5180,
+    5201,
+    5220,
+    5236,
+    5262,
+    5277,
+    5298,
+    5317,
+    5338,
+    5360,
+    5388,
+    5410,
+    5430,
+    5455,
+    5478,
+    5493,
+    5512,
+    5524,
+    5545,
+    5566,
+    5582,
+    5598,
+    5614,
+    5627,
+    5641,
+    5659,
+    5678,
+    5697,
+    5714,
+    5731,
+    5753,
+    5775,
+    5806,
+    5837,
+    5858,
+    5883,
+    5898,
+    5918,
+    5934,
+    5951,
+    5978,
+    6005,
+    6035,
+    6064,
+    6082,
+    6100,
+    6116,
+    6132,
+    6151,
+    6166,
+    6182,
+    6197,
 };
 const int npu_route_n = 306;
 void *npu_route_fns[306];

@@ -86,13 +86,20 @@ func genFront(syms []abi.Symbol) ([]byte, error) {
 	b.WriteString("\n#include \"front.h\"\n#include \"launchq.h\"\n\n")
 	b.WriteString("/* The forwarders name deprecated functions too. */\n")
 	b.WriteString("#pragma GCC diagnostic ignored \"-Wdeprecated-declarations\"\n\n")
-	b.WriteString("/* Every symbol of abi.Symbols() by index; NULL: not the front's (DSMI). */\n")
+	b.WriteString("/* Every symbol of abi.Symbols() by index (npu_front_name); name 0: not\n * the front's (DSMI). */\n")
+	names := make([]string, len(syms))
+	for i, s := range syms {
+		if frontKinds[s.Lib] != "" && shimLibs[s.Lib] {
+			names[i] = s.Name
+		}
+	}
+	offs := writeNames(&b, "npu_front_names", names)
 	b.WriteString("const npu_front_sym npu_front_syms[] = {\n")
-	for _, s := range syms {
-		if k := frontKinds[s.Lib]; k != "" && shimLibs[s.Lib] {
-			fmt.Fprintf(&b, "    {%q, %s},\n", s.Name, k)
+	for i, s := range syms {
+		if k := frontKinds[s.Lib]; names[i] != "" {
+			fmt.Fprintf(&b, "    {%d, %s},\n", offs[i], k)
 		} else {
-			b.WriteString("    {NULL, NPU_FRONT_ACL},\n")
+			b.WriteString("    {0, NPU_FRONT_ACL},\n")
 		}
 	}
 	b.WriteString("};\n")

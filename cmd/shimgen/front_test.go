@@ -43,11 +43,13 @@ func TestGenFront(t *testing.T) {
 		"    NPU_LQ_BEFORE(0);\n    NPU_FRONT_DO(((__typeof__(&halE))f)(name, pid));\n}")
 	// aclGetRecentErrMsg keeps the thread's armed launches.
 	assert.Contains(t, src, "        return load_aclGetRecentErrMsg();\n    NPU_LQ_BEFORE(1);\n")
-	// The table: names by index; DSMI is not the front's; aclAppLog is
-	// written by hand (front.c) but resolved by name.
-	assert.Contains(t, src, "const npu_front_sym npu_front_syms[] = {\n    {\"aclA\", NPU_FRONT_ACL},\n"+
-		"    {\"aclGetRecentErrMsg\", NPU_FRONT_ACL},\n    {\"halC\", NPU_FRONT_HAL},\n    {NULL, NPU_FRONT_ACL},\n")
-	assert.Contains(t, src, "    {\"rtF\", NPU_FRONT_RT},\n")
+	// The table: names by index (their offsets in one array); DSMI is not
+	// the front's; aclAppLog is written by hand (front.c) but resolved by
+	// name.
+	assert.Contains(t, src, "const char npu_front_names[] =\n    \"\\0\"\n    \"aclA\\0\"\n    \"aclGetRecentErrMsg\\0\"\n"+
+		"    \"halC\\0\"\n    \"halE\\0\"\n    \"rtF\\0\"\n    \"aclAppLog\\0\";\n")
+	assert.Contains(t, src, "const npu_front_sym npu_front_syms[] = {\n    {1, NPU_FRONT_ACL},\n"+
+		"    {6, NPU_FRONT_ACL},\n    {25, NPU_FRONT_HAL},\n    {0, NPU_FRONT_ACL},\n    {30, NPU_FRONT_HAL},\n    {35, NPU_FRONT_RT},\n")
 	assert.Contains(t, src, "const int npu_front_nsyms = 7;\nvoid *npu_front_fns[7];\n")
 	assert.NotContains(t, src, "dsmiD(")
 	assert.NotContains(t, src, "aclAppLog(")

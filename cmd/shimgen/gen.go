@@ -308,21 +308,56 @@ func genShims(syms []abi.Symbol, exp map[string]bool) ([]byte, error) {
 // namespace holds its libruntime.so.
 var libCodes = map[string]string{"acl": "NPU_LIB_ACL", "hal": "NPU_LIB_HAL", "rt": "NPU_LIB_ACL"}
 
+// writeNames writes the C array cname: one NUL, then every non-empty name
+// of names, each ended by a NUL. It returns each name's offset in the
+// array (0 for ""). The tables of names use these offsets, not pointers: a
+// pointer in a table is a relocation the loader applies, and a data page
+// it copies, at every process start.
+func writeNames(b *bytes.Buffer, cname string, names []string) []uint32 {
+	offs := make([]uint32, len(names))
+	fmt.Fprintf(b, "const char %s[] =\n    \"\\0\"", cname)
+	off := uint32(1)
+	for i, n := range names {
+		if n == "" {
+			continue
+		}
+		offs[i] = off
+		fmt.Fprintf(b, "\n    \"%s\\0\"", n)
+		off += uint32(len(n)) + 1
+	}
+	b.WriteString(";\n")
+	return offs
+}
+
 // genTable writes npu_pt_syms, the name and library of every symbol by its
 // index in abi.Symbols, and npu_pt_fns, the vendor's functions by index.
 func genTable(b *bytes.Buffer, syms []abi.Symbol) error {
 	b.WriteString("\n/* Every symbol of abi.Symbols() by index: passthrough.c resolves each name in\n" +
-		" * the vendor library of its lib into npu_pt_fns. */\n")
+		" * the vendor library of its lib into npu_pt_fns (npu_pt_name). */\n")
+	names := make([]string, len(syms))
+	for i, s := range syms {
+		names[i] = s.Name
+	}
+	offs := writeNames(b, "npu_pt_names", names)
 	b.WriteString("const npu_pt_sym npu_pt_syms[] = {\n")
-	for _, s := range syms {
+	for i, s := range syms {
 		lib := libCodes[s.Lib]
 		if lib == "" || !shimLibs[s.Lib] {
 			lib = "NPU_LIB_OTHER"
 		}
-		fmt.Fprintf(b, "    {%q, %s},\n", s.Name, lib)
+		fmt.Fprintf(b, "    {%d, %s},\n", offs[i], lib)
 	}
 	b.WriteString("};\n")
 	fmt.Fprintf(b, "const int npu_pt_nsyms = %d;\n", len(syms))
+	idx := func(name string) int {
+		for i, s := range syms {
+			if s.Name == name {
+				return i
+			}
+		}
+		return -1
+	}
+	fmt.Fprintf(b, "const int npu_pt_idx_recent = %d, npu_pt_idx_applog = %d;\n", idx("aclGetRecentErrMsg"), idx("aclAppLog"))
 	fmt.Fprintf(b, "void *npu_pt_fns[%d];\n", len(syms))
 	return nil
 }

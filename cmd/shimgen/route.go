@@ -410,10 +410,15 @@ func routeOf(name string) (route, int, bool) {
 func genRouteTable(b *bytes.Buffer) {
 	b.WriteString("\n/* The rt* calls of ACL functions that cross into libruntime.so in the\n" +
 		" * split layout (shimgen's routes); stack.c fills npu_route_fns with the\n" +
-		" * interposed definitions it finds. */\n")
-	b.WriteString("const char *const npu_route_names[] = {\n")
-	for _, r := range routes {
-		fmt.Fprintf(b, "    %q,\n", r.rt)
+		" * interposed definitions it finds (npu_route_name). */\n")
+	names := make([]string, len(routes))
+	for i, r := range routes {
+		names[i] = r.rt
+	}
+	offs := writeNames(b, "npu_route_names", names)
+	b.WriteString("const uint32_t npu_route_offs[] = {\n")
+	for _, o := range offs {
+		fmt.Fprintf(b, "    %d,\n", o)
 	}
 	b.WriteString("};\n")
 	fmt.Fprintf(b, "const int npu_route_n = %d;\n", len(routes))

@@ -153,9 +153,10 @@ func TestGenShimsBodies(t *testing.T) {
 	assert.Contains(t, src, "npu_tr_str(t, \"name\", name);\n        npu_tr_ptr(t, \"pid\", pid);\n        npu_tr_finish")
 
 	// The table has every symbol by index; DSMI has no shim yet.
-	assert.Contains(t, src, "const npu_pt_sym npu_pt_syms[] = {\n    {\"aclA\", NPU_LIB_ACL},\n    {\"aclB\", NPU_LIB_ACL},\n"+
-		"    {\"halC\", NPU_LIB_HAL},\n    {\"dsmiD\", NPU_LIB_OTHER},\n")
-	assert.Contains(t, src, "const int npu_pt_nsyms = 6;\nvoid *npu_pt_fns[6];\n")
+	assert.Contains(t, src, "const char npu_pt_names[] =\n    \"\\0\"\n    \"aclA\\0\"\n    \"aclB\\0\"\n    \"halC\\0\"\n    \"dsmiD\\0\"\n")
+	assert.Contains(t, src, "const npu_pt_sym npu_pt_syms[] = {\n    {1, NPU_LIB_ACL},\n    {6, NPU_LIB_ACL},\n"+
+		"    {11, NPU_LIB_HAL},\n    {16, NPU_LIB_OTHER},\n")
+	assert.Contains(t, src, "const int npu_pt_nsyms = 6;\nconst int npu_pt_idx_recent = -1, npu_pt_idx_applog = -1;\nvoid *npu_pt_fns[6];\n")
 	assert.NotContains(t, src, "dsmiD(", "dsmi symbols belong to a later library")
 	assert.Contains(t, src, `#include "ascend_hal.h"`)
 	assert.NotContains(t, src, `#include "dsmi_common_interface.h"`)

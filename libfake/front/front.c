@@ -160,7 +160,7 @@ static int ensure(void) {
 void *npu_front_load(int idx) {
     if (!ensure() || idx < 0 || idx >= npu_front_nsyms) return NULL;
     void *f = __atomic_load_n(&npu_front_fns[idx], __ATOMIC_ACQUIRE);
-    if (f == NULL && npu_front_syms[idx].name != NULL && (f = dlsym(core, npu_front_syms[idx].name)) != NULL)
+    if (f == NULL && npu_front_syms[idx].name != 0 && (f = dlsym(core, npu_front_names + npu_front_syms[idx].name)) != NULL)
         __atomic_store_n(&npu_front_fns[idx], f, __ATOMIC_RELEASE); /* (two threads store the same) */
     return f;
 }
@@ -176,7 +176,8 @@ static const char *reason(int idx, const char *name) {
     static char missing[PATH_MAX + 512]; /* a symbol missing from a loaded core: a build mismatch */
     if (atomic_load(&loading)) return "npuemu: called by its runtime core while the core is being loaded";
     if (atomic_load(&state) == -1 && why[0] != '\0') return why;
-    if (name == NULL && idx >= 0 && idx < npu_front_nsyms) name = npu_front_syms[idx].name;
+    if (name == NULL && idx >= 0 && idx < npu_front_nsyms && npu_front_syms[idx].name != 0)
+        name = npu_front_names + npu_front_syms[idx].name;
     pthread_mutex_lock(&load_mu);
     snprintf(missing, sizeof missing, "npuemu: %s is not in the runtime core %s (rebuild emu/lib with `make lib`)",
              name ? name : "?", core_path);

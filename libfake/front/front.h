@@ -23,12 +23,15 @@
 enum { NPU_FRONT_ACL = 0, NPU_FRONT_HAL = 1, NPU_FRONT_RT = 2 };
 
 typedef struct npu_front_sym {
-    const char *name; /* NULL: not defined by the front */
+    uint32_t name; /* offset in npu_front_names; 0: not defined by the front */
     int lib;
 } npu_front_sym;
 
-/* Generated (zfront.c): every symbol of abi.Symbols by index, and the
- * core's function of each (NULL until its first call). */
+/* Generated (zfront.c): every symbol of abi.Symbols by index, its name in
+ * npu_front_names (offsets, not pointers: nothing for the loader to
+ * relocate at start), and the core's function of each (NULL until its
+ * first call). */
+extern const char npu_front_names[];
 extern const npu_front_sym npu_front_syms[];
 extern const int npu_front_nsyms;
 extern void *npu_front_fns[];

@@ -25,936 +25,1848 @@
 /* The forwarders name deprecated functions too. */
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
-/* Every symbol of abi.Symbols() by index; NULL: not the front's (DSMI). */
+/* Every symbol of abi.Symbols() by index (npu_front_name); name 0: not
+ * the front's (DSMI). */
+const char npu_front_names[] =
+    "\0"
+    "aclFloat16ToFloat\0"
+    "aclFloatToFloat16\0"
+    "aclCreateDataBuffer\0"
+    "aclDestroyDataBuffer\0"
+    "aclUpdateDataBuffer\0"
+    "aclGetDataBufferAddr\0"
+    "aclGetDataBufferSize\0"
+    "aclGetDataBufferSizeV2\0"
+    "aclDataTypeSize\0"
+    "aclAppLog\0"
+    "aclrtGetSocName\0"
+    "aclGetCannAttributeList\0"
+    "aclGetCannAttribute\0"
+    "aclGetDeviceCapability\0"
+    "aclInit\0"
+    "aclFinalize\0"
+    "aclFinalizeReference\0"
+    "aclGetRecentErrMsg\0"
+    "aclsysGetCANNVersion\0"
+    "aclsysGetVersionStr\0"
+    "aclsysGetVersionNum\0"
+    "aclrtPeekAtLastError\0"
+    "aclrtGetLastError\0"
+    "aclrtSetExceptionInfoCallback\0"
+    "aclrtExceptionInfoCallbackRegister\0"
+    "aclrtExceptionInfoCallbackUnregister\0"
+    "aclrtGetTaskIdFromExceptionInfo\0"
+    "aclrtGetStreamIdFromExceptionInfo\0"
+    "aclrtGetThreadIdFromExceptionInfo\0"
+    "aclrtGetDeviceIdFromExceptionInfo\0"
+    "aclrtGetErrorCodeFromExceptionInfo\0"
+    "aclrtGetArgsFromExceptionInfo\0"
+    "aclrtGetFuncHandleFromExceptionInfo\0"
+    "aclrtBinarySetExceptionCallback\0"
+    "aclrtSubscribeReport\0"
+    "aclrtLaunchCallback\0"
+    "aclrtProcessReport\0"
+    "aclrtUnSubscribeReport\0"
+    "aclrtCreateContext\0"
+    "aclrtDestroyContext\0"
+    "aclrtSetCurrentContext\0"
+    "aclrtGetCurrentContext\0"
+    "aclrtCtxGetSysParamOpt\0"
+    "aclrtCtxSetSysParamOpt\0"
+    "aclrtGetSysParamOpt\0"
+    "aclrtSetSysParamOpt\0"
+    "aclrtSetDevice\0"
+    "aclrtResetDevice\0"
+    "aclrtResetDeviceForce\0"
+    "aclrtGetDevice\0"
+    "aclrtSetStreamFailureMode\0"
+    "aclrtGetRunMode\0"
+    "aclrtSynchronizeDevice\0"
+    "aclrtSynchronizeDeviceWithTimeout\0"
+    "aclrtSetTsDevice\0"
+    "aclrtGetDeviceUtilizationRate\0"
+    "aclrtGetDeviceCount\0"
+    "aclrtCreateEvent\0"
+    "aclrtCreateEventWithFlag\0"
+    "aclrtCreateEventExWithFlag\0"
+    "aclrtDestroyEvent\0"
+    "aclrtRecordEvent\0"
+    "aclrtRecordEventWithFlag\0"
+    "aclrtResetEvent\0"
+    "aclrtQueryEvent\0"
+    "aclrtQueryEventStatus\0"
+    "aclrtQueryEventWaitStatus\0"
+    "aclrtSynchronizeEvent\0"
+    "aclrtSynchronizeEventWithTimeout\0"
+    "aclrtEventElapsedTime\0"
+    "aclrtEventGetTimestamp\0"
+    "aclrtMalloc\0"
+    "aclrtMallocAlign32\0"
+    "aclrtMallocCached\0"
+    "aclrtMallocWithCfg\0"
+    "aclrtMallocForTaskScheduler\0"
+    "aclrtMallocHostWithCfg\0"
+    "aclrtPointerGetAttributes\0"
+    "aclrtMemManagedGetAttr\0"
+    "aclrtMemManagedGetAttrs\0"
+    "aclrtHostRegister\0"
+    "aclrtHostRegisterV2\0"
+    "aclrtHostGetDevicePointer\0"
+    "aclrtHostUnregister\0"
+    "aclrtHostMemMapCapabilities\0"
+    "aclrtGetThreadLastTaskId\0"
+    "aclrtStreamGetId\0"
+    "aclrtMemFlush\0"
+    "aclrtMemInvalidate\0"
+    "aclrtFree\0"
+    "aclrtMallocHost\0"
+    "aclrtMemAllocManaged\0"
+    "aclrtFreeHost\0"
+    "aclrtFreeWithDevSync\0"
+    "aclrtFreeHostWithDevSync\0"
+    "aclrtMemcpy\0"
+    "aclrtMemset\0"
+    "aclrtMemcpyAsync\0"
+    "aclrtMemsetD32\0"
+    "aclrtMemsetD32Async\0"
+    "aclrtMemcpyAsyncWithCondition\0"
+    "aclrtMemcpy2d\0"
+    "aclrtMemcpy2dAsync\0"
+    "aclrtGetSymbolAddress\0"
+    "aclrtGetSymbolSize\0"
+    "aclrtMemcpyFromSymbol\0"
+    "aclrtMemcpyFromSymbolAsync\0"
+    "aclrtMemcpyToSymbol\0"
+    "aclrtMemcpyToSymbolAsync\0"
+    "aclrtMemsetAsync\0"
+    "aclrtMemManagedAdvise\0"
+    "aclrtReserveMemAddress\0"
+    "aclrtReleaseMemAddress\0"
+    "aclrtMallocPhysical\0"
+    "aclrtFreePhysical\0"
+    "aclrtMapMem\0"
+    "aclrtUnmapMem\0"
+    "aclrtMemMapNoAccess\0"
+    "aclrtCreateStreamConfigHandle\0"
+    "aclrtDestroyStreamConfigHandle\0"
+    "aclrtSetStreamConfigOpt\0"
+    "aclrtCreateStream\0"
+    "aclrtCreateStreamV2\0"
+    "aclrtCreateStreamWithConfig\0"
+    "aclrtDestroyStream\0"
+    "aclrtDestroyStreamForce\0"
+    "aclrtSynchronizeStream\0"
+    "aclrtSynchronizeStreamWithTimeout\0"
+    "aclrtStreamQuery\0"
+    "aclrtStreamGetPriority\0"
+    "aclrtStreamGetFlags\0"
+    "aclrtStreamWaitEvent\0"
+    "aclrtStreamWaitEventWithFlag\0"
+    "aclrtStreamWaitEventWithTimeout\0"
+    "aclrtSetGroup\0"
+    "aclrtGetGroupCount\0"
+    "aclrtCreateGroupInfo\0"
+    "aclrtDestroyGroupInfo\0"
+    "aclrtGetAllGroupInfo\0"
+    "aclrtGetGroupInfoDetail\0"
+    "aclrtDeviceCanAccessPeer\0"
+    "aclrtDeviceEnablePeerAccess\0"
+    "aclrtDeviceDisablePeerAccess\0"
+    "aclrtGetMemInfo\0"
+    "aclrtGetMemUsageInfo\0"
+    "aclrtSetOpWaitTimeout\0"
+    "aclrtSetOpExecuteTimeOut\0"
+    "aclrtSetOpExecuteTimeOutWithMs\0"
+    "aclrtSetOpExecuteTimeOutV2\0"
+    "aclrtGetOpTimeOutInterval\0"
+    "aclrtSetStreamOverflowSwitch\0"
+    "aclrtGetStreamOverflowSwitch\0"
+    "aclrtSetDeviceSatMode\0"
+    "aclrtGetDeviceSatMode\0"
+    "aclrtGetOverflowStatus\0"
+    "aclrtResetOverflowStatus\0"
+    "aclrtSubscribeHostFunc\0"
+    "aclrtProcessHostFunc\0"
+    "aclrtUnSubscribeHostFunc\0"
+    "aclrtQueryDeviceStatus\0"
+    "aclrtCreateBinary\0"
+    "aclrtDestroyBinary\0"
+    "aclrtBinaryLoad\0"
+    "aclrtBinaryUnLoad\0"
+    "aclrtBinaryGetFunction\0"
+    "aclrtLaunchKernel\0"
+    "aclrtMemExportToShareableHandle\0"
+    "aclrtMemExportToShareableHandleV2\0"
+    "aclrtMemImportFromShareableHandle\0"
+    "aclrtMemImportFromShareableHandleV2\0"
+    "aclrtMemSetPidToShareableHandle\0"
+    "aclrtMemSetPidToShareableHandleV2\0"
+    "aclrtMemGetAllocationGranularity\0"
+    "aclrtDeviceGetBareTgid\0"
+    "aclrtCmoAsync\0"
+    "aclrtGetMemUceInfo\0"
+    "aclrtDeviceTaskAbort\0"
+    "aclrtMemUceRepair\0"
+    "aclrtStreamAbort\0"
+    "aclrtBinaryLoadFromFile\0"
+    "aclrtBinaryGetDevAddress\0"
+    "aclrtBinaryGetFunctionByEntry\0"
+    "aclrtBinaryGetGlobal\0"
+    "aclrtGetFuncBySymbol\0"
+    "aclrtGetFunctionAddr\0"
+    "aclrtGetFunctionSize\0"
+    "aclrtGetMemcpyDescSize\0"
+    "aclrtSetMemcpyDesc\0"
+    "aclrtMemcpyAsyncWithOffset\0"
+    "aclrtMemcpyAsyncWithDesc\0"
+    "aclrtKernelArgsGetHandleMemSize\0"
+    "aclrtKernelArgsGetMemSize\0"
+    "aclrtKernelArgsInit\0"
+    "aclrtKernelArgsInitByUserMem\0"
+    "aclrtKernelArgsAppend\0"
+    "aclrtKernelArgsAppendPlaceHolder\0"
+    "aclrtKernelArgsGetPlaceHolderBuffer\0"
+    "aclrtKernelArgsParaUpdate\0"
+    "aclrtLaunchKernelWithConfig\0"
+    "aclmdlRITaskGetParams\0"
+    "aclmdlRITaskSetParams\0"
+    "aclmdlRIKernelTaskGetAttribute\0"
+    "aclmdlRIUpdate\0"
+    "aclmdlRITaskDisable\0"
+    "aclrtKernelArgsFinalize\0"
+    "aclrtValueWrite\0"
+    "aclrtValueWait\0"
+    "aclrtGetStreamAvailableNum\0"
+    "aclrtSetStreamAttribute\0"
+    "aclrtGetStreamAttribute\0"
+    "aclrtCreateNotify\0"
+    "aclrtDestroyNotify\0"
+    "aclrtCntNotifyCreate\0"
+    "aclrtCntNotifyDestroy\0"
+    "aclrtRecordNotify\0"
+    "aclrtWaitAndResetNotify\0"
+    "aclrtGetNotifyId\0"
+    "aclrtGetEventId\0"
+    "aclrtGetEventAvailNum\0"
+    "aclrtGetDeviceInfo\0"
+    "aclrtDeviceGetStreamPriorityRange\0"
+    "aclrtGetDeviceCapability\0"
+    "aclrtDeviceGetUuid\0"
+    "aclrtDeviceSetLimit\0"
+    "aclrtDeviceGetLimit\0"
+    "aclrtDeviceGetPCIBusId\0"
+    "aclrtDeviceGetByPCIBusId\0"
+    "aclrtDeviceGetHostAtomicCapabilities\0"
+    "aclrtDeviceGetP2PAtomicCapabilities\0"
+    "aclrtCtxGetCurrentDefaultStream\0"
+    "aclrtGetPrimaryCtxState\0"
+    "aclrtReduceAsync\0"
+    "aclrtGetDeviceResLimit\0"
+    "aclrtSetDeviceResLimit\0"
+    "aclrtResetDeviceResLimit\0"
+    "aclrtGetStreamResLimit\0"
+    "aclrtSetStreamResLimit\0"
+    "aclrtResetStreamResLimit\0"
+    "aclrtUseStreamResInCurrentThread\0"
+    "aclrtUnuseStreamResInCurrentThread\0"
+    "aclrtGetResInCurrentThread\0"
+    "aclrtCreateLabel\0"
+    "aclrtSetLabel\0"
+    "aclrtDestroyLabel\0"
+    "aclrtCreateLabelList\0"
+    "aclrtDestroyLabelList\0"
+    "aclrtSwitchLabelByIndex\0"
+    "aclrtActiveStream\0"
+    "aclrtSwitchStream\0"
+    "aclrtGetFunctionName\0"
+    "aclrtGetBufFromChain\0"
+    "aclrtGetBufChainNum\0"
+    "aclrtAppendBufChain\0"
+    "aclrtCopyBufRef\0"
+    "aclrtGetBufUserData\0"
+    "aclrtSetBufUserData\0"
+    "aclrtGetBufData\0"
+    "aclrtGetBufDataLen\0"
+    "aclrtSetBufDataLen\0"
+    "aclrtFreeBuf\0"
+    "aclrtAllocBuf\0"
+    "aclrtBinaryLoadFromData\0"
+    "aclrtRegisterCpuFunc\0"
+    "aclrtCmoAsyncWithBarrier\0"
+    "aclrtCmoWaitBarrier\0"
+    "aclrtGetDevicesTopo\0"
+    "aclrtMemcpyBatch\0"
+    "aclrtMemcpyBatchV2\0"
+    "aclrtMemcpyBatchAsync\0"
+    "aclrtMemcpyBatchAsyncV2\0"
+    "aclrtIpcMemGetExportKey\0"
+    "aclrtIpcMemClose\0"
+    "aclrtIpcMemImportByKey\0"
+    "aclrtIpcMemSetImportPid\0"
+    "aclrtIpcMemSetAttr\0"
+    "aclrtIpcMemImportPidInterServer\0"
+    "aclrtNotifyBatchReset\0"
+    "aclrtNotifyGetExportKey\0"
+    "aclrtNotifyImportByKey\0"
+    "aclrtNotifySetImportPid\0"
+    "aclrtNotifySetImportPidInterServer\0"
+    "aclmdlRICaptureBegin\0"
+    "aclmdlRICaptureGetInfo\0"
+    "aclmdlRICaptureEnd\0"
+    "aclmdlRIDebugPrint\0"
+    "aclmdlRIDebugJsonPrint\0"
+    "aclmdlRICaptureThreadExchangeMode\0"
+    "aclmdlRIExecuteAsync\0"
+    "aclmdlRIExecute\0"
+    "aclmdlRIDestroy\0"
+    "aclmdlRICaptureTaskGrpBegin\0"
+    "aclmdlRICaptureTaskGrpEnd\0"
+    "aclmdlRICaptureTaskUpdateBegin\0"
+    "aclmdlRICaptureTaskUpdateEnd\0"
+    "aclmdlRIBuildBegin\0"
+    "aclmdlRIBindStream\0"
+    "aclmdlRIEndTask\0"
+    "aclmdlRIBuildEnd\0"
+    "aclmdlRIUnbindStream\0"
+    "aclmdlRISetName\0"
+    "aclmdlRIGetName\0"
+    "aclmdlRIGetId\0"
+    "aclmdlRIDestroyRegisterCallback\0"
+    "aclmdlRIDestroyUnregisterCallback\0"
+    "aclmdlInitDump\0"
+    "aclmdlSetDump\0"
+    "aclmdlFinalizeDump\0"
+    "aclmdlRIGetStreams\0"
+    "aclmdlRIGetTasksByStream\0"
+    "aclmdlRITaskGetType\0"
+    "aclmdlRITaskGetSeqId\0"
+    "aclrtGetVersion\0"
+    "aclInitCallbackRegister\0"
+    "aclInitCallbackUnRegister\0"
+    "aclFinalizeCallbackRegister\0"
+    "aclFinalizeCallbackUnRegister\0"
+    "aclrtCheckMemType\0"
+    "aclrtGetLogicDevIdByUserDevId\0"
+    "aclrtGetUserDevIdByLogicDevId\0"
+    "aclrtGetLogicDevIdByPhyDevId\0"
+    "aclrtGetPhyDevIdByLogicDevId\0"
+    "aclrtGetUserDevIdByPhyDevId\0"
+    "aclrtGetPhyDevIdByUserDevId\0"
+    "aclrtProfTrace\0"
+    "aclrtLaunchKernelV2\0"
+    "aclrtLaunchKernelWithHostArgs\0"
+    "aclrtLaunchKernelWithArgsArray\0"
+    "aclrtLaunchSIMTKernelWithArgsArray\0"
+    "aclrtLaunchSIMTKernelWithHostArgs\0"
+    "aclrtCtxGetFloatOverflowAddr\0"
+    "aclrtGetFloatOverflowStatus\0"
+    "aclrtResetFloatOverflowStatus\0"
+    "aclrtNpuGetFloatOverFlowStatus\0"
+    "aclrtNpuClearFloatOverFlowStatus\0"
+    "aclrtLaunchHostFunc\0"
+    "aclrtGetHardwareSyncAddr\0"
+    "aclrtRandomNumAsync\0"
+    "aclrtRegStreamStateCallback\0"
+    "aclrtRegDeviceStateCallback\0"
+    "aclrtSetDeviceTaskAbortCallback\0"
+    "aclrtGetOpExecuteTimeout\0"
+    "aclrtDevicePeerAccessStatus\0"
+    "aclrtStreamStop\0"
+    "aclrtTaskUpdateAsync\0"
+    "aclrtCmoGetDescSize\0"
+    "aclrtCmoSetDesc\0"
+    "aclrtCmoAsyncWithDesc\0"
+    "aclrtCheckArchCompatibility\0"
+    "aclmdlRIAbort\0"
+    "aclmdlRICondHandleCreate\0"
+    "aclmdlRICondHandleGetCondPtr\0"
+    "aclmdlRIAddCondTask\0"
+    "aclmdlRICaptureToModelRIBegin\0"
+    "aclrtCntNotifyRecord\0"
+    "aclrtCntNotifyWaitWithTimeout\0"
+    "aclrtCntNotifyReset\0"
+    "aclrtCntNotifyGetId\0"
+    "aclrtPersistentTaskClean\0"
+    "aclrtGetErrorVerbose\0"
+    "aclrtRepairError\0"
+    "aclrtMemSetAccess\0"
+    "aclrtMemGetAccess\0"
+    "aclrtSnapShotProcessLock\0"
+    "aclrtSnapShotProcessUnlock\0"
+    "aclrtSnapShotProcessBackup\0"
+    "aclrtSnapShotProcessRestore\0"
+    "aclrtSnapShotCallbackRegister\0"
+    "aclrtSnapShotCallbackUnregister\0"
+    "aclrtCacheLastTaskOpInfo\0"
+    "aclrtCacheLastTaskExtendInfo\0"
+    "aclrtGetFunctionAttribute\0"
+    "aclrtFunctionGetBinary\0"
+    "aclrtFunctionGetParamCount\0"
+    "aclrtFunctionGetParamInfo\0"
+    "aclrtFunctionGetAvailDynUbufPerBlock\0"
+    "aclrtIpcGetEventHandle\0"
+    "aclrtIpcOpenEventHandle\0"
+    "aclrtMemRetainAllocationHandle\0"
+    "aclrtMemGetAllocationPropertiesFromHandle\0"
+    "aclrtReserveMemAddressNoUCMemory\0"
+    "aclrtMemGetAddressRange\0"
+    "aclrtMemP2PMap\0"
+    "aclrtMemManagedPrefetchAsync\0"
+    "aclrtMemManagedPrefetchBatchAsync\0"
+    "aclrtMemMapSelectedLink\0"
+    "aclrtDeviceL2CacheFlush\0"
+    "aclrtMemMapSetLink\0"
+    "aclrtAllocatorCreateDesc\0"
+    "aclrtAllocatorDestroyDesc\0"
+    "aclrtAllocatorSetObjToDesc\0"
+    "aclrtAllocatorSetAllocFuncToDesc\0"
+    "aclrtAllocatorSetFreeFuncToDesc\0"
+    "aclrtAllocatorSetAllocAdviseFuncToDesc\0"
+    "aclrtAllocatorSetGetAddrFromBlockFuncToDesc\0"
+    "aclrtAllocatorRegister\0"
+    "aclrtAllocatorGetByStream\0"
+    "aclrtAllocatorUnregister\0"
+    "aclrtMemPoolCreate\0"
+    "aclrtMemPoolDestroy\0"
+    "aclrtMemPoolSetAttr\0"
+    "aclrtMemPoolGetAttr\0"
+    "aclrtMemPoolMallocAsync\0"
+    "aclrtMemPoolFreeAsync\0"
+    "aclrtMemPoolTrimTo\0"
+    "aclprofInit\0"
+    "aclprofFinalize\0"
+    "aclprofSetConfig\0"
+    "aclprofCreateConfig\0"
+    "aclprofDestroyConfig\0"
+    "aclprofStart\0"
+    "aclprofStop\0"
+    "aclprofCreateSubscribeConfig\0"
+    "aclprofDestroySubscribeConfig\0"
+    "aclprofModelSubscribe\0"
+    "aclprofModelUnSubscribe\0"
+    "aclprofGetOpDescSize\0"
+    "aclprofGetOpNum\0"
+    "aclprofGetOpTypeLen\0"
+    "aclprofGetOpType\0"
+    "aclprofGetOpNameLen\0"
+    "aclprofGetOpName\0"
+    "aclprofGetOpStart\0"
+    "aclprofGetOpEnd\0"
+    "aclprofGetOpDuration\0"
+    "aclprofGetModelId\0"
+    "aclprofGetOpFlag\0"
+    "aclprofGetOpAttriValue\0"
+    "aclprofCreateStepInfo\0"
+    "aclprofDestroyStepInfo\0"
+    "aclprofGetStepTimestamp\0"
+    "aclprofCreateStamp\0"
+    "aclprofDestroyStamp\0"
+    "aclprofSetStampTraceMessage\0"
+    "aclprofMark\0"
+    "aclprofMarkEx\0"
+    "aclprofPush\0"
+    "aclprofPop\0"
+    "aclprofRangeStart\0"
+    "aclprofRangeStop\0"
+    "aclprofStr2Id\0"
+    "aclprofRangePushEx\0"
+    "aclprofRangePop\0"
+    "mstxMarkA\0"
+    "mstxRangeStartA\0"
+    "mstxRangeEnd\0"
+    "mstxDomainCreateA\0"
+    "mstxDomainDestroy\0"
+    "mstxDomainMarkA\0"
+    "mstxDomainRangeStartA\0"
+    "mstxDomainRangeEnd\0"
+    "mstxGetToolId\0"
+    "mstxMemHeapRegister\0"
+    "mstxMemHeapUnregister\0"
+    "mstxMemRegionsRegister\0"
+    "mstxMemRegionsUnregister\0"
+    "mstxMemPermissionsAssign\0"
+    "halMemAlloc\0"
+    "halMemFree\0"
+    "halMemAdvise\0"
+    "drvMemPrefetchToDevice\0"
+    "halMemGetInfo\0"
+    "halMemGetInfoEx\0"
+    "halMemCtl\0"
+    "drvMemcpy\0"
+    "halMemcpy\0"
+    "halMemcpy2D\0"
+    "halSdmaCopy\0"
+    "drvMemsetD8\0"
+    "drvMemGetAttribute\0"
+    "halMemGetAddressRange\0"
+    "halMemAddressReserve\0"
+    "halMemAddressFree\0"
+    "halMemCreate\0"
+    "halMemRelease\0"
+    "halMemRetainAllocationHandle\0"
+    "halMemMap\0"
+    "halMemUnmap\0"
+    "halMemSetAccess\0"
+    "halMemGetAccess\0"
+    "halMemGetAllocationGranularity\0"
+    "halMemGetAllocationPropertiesFromHandle\0"
+    "halMemExportToShareableHandle\0"
+    "halMemExportToShareableHandleV2\0"
+    "halMemImportFromShareableHandle\0"
+    "halMemImportFromShareableHandleV2\0"
+    "halMemSetPidToShareableHandle\0"
+    "halShmemCreateHandle\0"
+    "halShmemDestroyHandle\0"
+    "halShmemSetPidHandle\0"
+    "halShmemOpenHandle\0"
+    "halShmemOpenHandleByDevId\0"
+    "halShmemCloseHandle\0"
+    "halShmemSetAttribute\0"
+    "halShmemGetAttribute\0"
+    "halMemAgentOpen\0"
+    "halMemAgentClose\0"
+    "halHostRegister\0"
+    "halHostUnregister\0"
+    "halHostUnregisterEx\0"
+    "halMemHostGetDevPointer\0"
+    "halHostRegisterCapabilities\0"
+    "halMemManagedAdvise\0"
+    "halMemManagedPrefetch\0"
+    "halMemManagedPrefetchBatch\0"
+    "halGetMemUsageInfo\0"
+    "halSetMemSharing\0"
+    "drvGetDevNum\0"
+    "drvGetDevIDs\0"
+    "drvGetDeviceLocalIDs\0"
+    "drvDeviceGetPhyIdByIndex\0"
+    "drvDeviceGetIndexByPhyId\0"
+    "drvGetPlatformInfo\0"
+    "halGetAPIVersion\0"
+    "halGetDeviceInfo\0"
+    "halGetDeviceInfoByBuff\0"
+    "halSetDeviceInfoByBuff\0"
+    "halGetSocVersion\0"
+    "halGetChipInfo\0"
+    "halGetDevNumEx\0"
+    "halGetVdevNum\0"
+    "halSupportFeature\0"
+    "halResourceInfoQuery\0"
+    "halGetChipCapability\0"
+    "halGetDeviceSplitMode\0"
+    "halDeviceCanAccessPeer\0"
+    "halDeviceEnableP2P\0"
+    "halDeviceDisableP2P\0"
+    "drvMemDeviceOpen\0"
+    "drvMemDeviceClose\0"
+    "halMemManagedRangeGetAttributes\0"
+    "halMbufAlloc\0"
+    "halMbufFree\0"
+    "halMbufGetBuffAddr\0"
+    "halMbufGetBuffSize\0"
+    "halMbufGetDataLen\0"
+    "halMbufSetDataLen\0"
+    "halMbufGetPrivInfo\0"
+    "halMbufCopyRef\0"
+    "halMbufChainAppend\0"
+    "halMbufChainGetMbufNum\0"
+    "halMbufChainGetMbuf\0"
+    "halQueueInit\0"
+    "halQueueCreate\0"
+    "halQueueDestroy\0"
+    "halQueueEnQueue\0"
+    "halQueueDeQueue\0"
+    "halQueuePeek\0"
+    "rtRegTaskFailCallbackByModule\0"
+    "rtGetSocSpec\0"
+    "rtStreamSetMode\0"
+    "rtSetDeviceWithoutTsd\0"
+    "rtGetDevMsg\0"
+    "rtGetDeviceInfo\0"
+    "rtsDeviceGetCapability\0"
+    "rtEnableP2P\0"
+    "rtDisableP2P\0"
+    "rtDeviceGetPCIBusId\0"
+    "rtDeviceGetByPCIBusId\0"
+    "rtGetAiCoreCount\0"
+    "rtSetOpWaitTimeOut\0"
+    "rtSetOpExecuteTimeOut\0"
+    "rtSetOpExecuteTimeOutWithMs\0"
+    "rtGetOpTimeOutInterval\0"
+    "rtSetOpExecuteTimeOutV2\0"
+    "rtGetOpExecuteTimeoutV2\0"
+    "rtGetLastError\0"
+    "rtPeekAtLastError\0"
+    "rtCtxCreateEx\0"
+    "rtCtxDestroyEx\0"
+    "rtCtxSetCurrent\0"
+    "rtCtxGetCurrent\0"
+    "rtSetGroup\0"
+    "rtGetGroupInfo\0"
+    "rtGetGroupCount\0"
+    "rtCtxSetSysParamOpt\0"
+    "rtCtxGetSysParamOpt\0"
+    "rtGetDeviceCount\0"
+    "rtSetDevice\0"
+    "rtGetDevicePhyIdByIndex\0"
+    "rtDeviceCanAccessPeer\0"
+    "rtDeviceGetBareTgid\0"
+    "rtGetDevice\0"
+    "rtDeviceReset\0"
+    "rtDeviceSetLimit\0"
+    "rtDeviceSynchronize\0"
+    "rtDeviceSynchronizeWithTimeout\0"
+    "rtDeviceTaskAbort\0"
+    "rtSetTSDevice\0"
+    "rtGetRunMode\0"
+    "rtGetSocVersion\0"
+    "rtCheckArchCompatibility\0"
+    "rtDeviceStatusQuery\0"
+    "rtDeviceResetWithoutTsd\0"
+    "rtSetDeviceSatMode\0"
+    "rtGetDeviceSatMode\0"
+    "rtGetAllUtilizations\0"
+    "rtSetDefaultDeviceId\0"
+    "rtDeviceResetForce\0"
+    "rtGetSysParamOpt\0"
+    "rtSetSysParamOpt\0"
+    "rtGetDeviceUuid\0"
+    "rtEventWorkModeSet\0"
+    "rtEventCreate\0"
+    "rtEventCreateWithFlag\0"
+    "rtEventCreateExWithFlag\0"
+    "rtEventDestroy\0"
+    "rtEventRecord\0"
+    "rtEventReset\0"
+    "rtEventSynchronize\0"
+    "rtEventSynchronizeWithTimeout\0"
+    "rtEventQuery\0"
+    "rtEventQueryWaitStatus\0"
+    "rtEventQueryStatus\0"
+    "rtEventElapsedTime\0"
+    "rtEventGetTimeStamp\0"
+    "rtGetFaultEvent\0"
+    "rtGetMemUceInfo\0"
+    "rtMemUceRepair\0"
+    "rtIpcGetEventHandle\0"
+    "rtIpcOpenEventHandle\0"
+    "rtModelGetId\0"
+    "rtStreamCreate\0"
+    "rtStreamCreateWithConfig\0"
+    "rtStreamGetPriority\0"
+    "rtStreamGetFlags\0"
+    "rtStreamDestroy\0"
+    "rtStreamDestroyForce\0"
+    "rtStreamWaitEvent\0"
+    "rtStreamSynchronize\0"
+    "rtStreamSynchronizeWithTimeout\0"
+    "rtStreamQuery\0"
+    "rtSetStreamOverflowSwitch\0"
+    "rtGetStreamOverflowSwitch\0"
+    "rtStreamAbort\0"
+    "rtStreamBeginCapture\0"
+    "rtStreamEndCapture\0"
+    "rtStreamGetCaptureInfo\0"
+    "rtThreadExchangeCaptureMode\0"
+    "rtAicpuKernelLaunchExWithArgs\0"
+    "rtBinarySetExceptionCallback\0"
+    "rtGetFuncHandleFromExceptionInfo\0"
+    "rtRegisterAllKernel\0"
+    "rtDevBinaryRegister\0"
+    "rtDevBinaryUnRegister\0"
+    "rtFunctionRegister\0"
+    "rtKernelLaunch\0"
+    "rtKernelLaunchWithHandle\0"
+    "rtKernelLaunchWithHandleV2\0"
+    "rtKernelLaunchWithFlag\0"
+    "rtKernelLaunchWithFlagV2\0"
+    "rtAicpuKernelLaunchWithFlag\0"
+    "rtSubscribeReport\0"
+    "rtCallbackLaunch\0"
+    "rtProcessReport\0"
+    "rtUnSubscribeReport\0"
+    "rtBinaryUnLoad\0"
+    "rtGetDeviceSatStatus\0"
+    "rtCleanDeviceSatStatus\0"
+    "rtSubscribeHostFunc\0"
+    "rtProcessHostFunc\0"
+    "rtUnSubscribeHostFunc\0"
+    "rtBinaryLoadWithoutTilingKey\0"
+    "rtLaunchKernelByFuncHandleV3\0"
+    "rtCacheLastTaskOpInfo\0"
+    "rtFunctionGetAttribute\0"
+    "rtMbufAlloc\0"
+    "rtMbufFree\0"
+    "rtMbufSetDataLen\0"
+    "rtMbufGetDataLen\0"
+    "rtMbufGetBuffAddr\0"
+    "rtMbufGetBuffSize\0"
+    "rtMbufGetPrivInfo\0"
+    "rtMbufCopyBufRef\0"
+    "rtMemcpy\0"
+    "rtMallocPhysical\0"
+    "rtMalloc\0"
+    "rtFree\0"
+    "rtMallocHost\0"
+    "rtFreeHost\0"
+    "rtFreeWithDevSync\0"
+    "rtFreeHostWithDevSync\0"
+    "rtHostMemMapCapabilities\0"
+    "rtMemAllocManaged\0"
+    "rtMallocCached\0"
+    "rtFlushCache\0"
+    "rtInvalidCache\0"
+    "rtMemcpyAsync\0"
+    "rtMemcpyAsyncEx\0"
+    "rtMemcpy2d\0"
+    "rtMemcpy2dAsync\0"
+    "rtMemset\0"
+    "rtMemsetAsync\0"
+    "rtMemGetInfoEx\0"
+    "rtMemPrefetchToDevice\0"
+    "rtIpcSetMemoryAttr\0"
+    "rtReserveMemAddress\0"
+    "rtReleaseMemAddress\0"
+    "rtFreePhysical\0"
+    "rtMapMem\0"
+    "rtUnmapMem\0"
+    "rtMemSetAccess\0"
+    "rtMemGetAccess\0"
+    "rtMemExportToShareableHandleV2\0"
+    "rtMemImportFromShareableHandle\0"
+    "rtMemImportFromShareableHandleV2\0"
+    "rtMemSetPidToShareableHandle\0"
+    "rtMemSetPidToShareableHandleV2\0"
+    "rtMemGetAllocationGranularity\0"
+    "rtsMemcpyBatch\0"
+    "rtsMemcpyBatchAsync\0"
+    "rtsValueWrite\0"
+    "rtsValueWait\0"
+    "rtMemRetainAllocationHandle\0"
+    "rtMemGetAllocationPropertiesFromHandle\0"
+    "rtModelDestroy\0"
+    "rtModelExecute\0"
+    "rtModelDebugDotPrint\0"
+    "rtModelDebugJsonPrint\0"
+    "rtCmoAsync\0"
+    "rtMbufChainAppend\0"
+    "rtMbufChainGetMbufNum\0"
+    "rtMbufChainGetMbuf\0"
+    "rtsGetErrorVerbose\0"
+    "rtsRepairError\0"
+    "rtRegKernelLaunchFillFunc\0"
+    "rtUnRegKernelLaunchFillFunc\0"
+    "rtsGetPairDevicesInfo\0"
+    "rtsDeviceGetInfo\0"
+    "rtsDeviceGetStreamPriorityRange\0"
+    "rtsGetDevice\0"
+    "rtsSetDeviceResLimit\0"
+    "rtsResetDeviceResLimit\0"
+    "rtsGetDeviceResLimit\0"
+    "rtsGetLogicDevIdByPhyDevId\0"
+    "rtsGetPhyDevIdByLogicDevId\0"
+    "rtsGetLogicDevIdByUserDevId\0"
+    "rtsGetUserDevIdByLogicDevId\0"
+    "rtsRegDeviceStateCallback\0"
+    "rtsSetDeviceTaskAbortCallback\0"
+    "rtsCtxGetCurrentDefaultStream\0"
+    "rtsGetPrimaryCtxState\0"
+    "rtsCtxGetFloatOverflowAddr\0"
+    "rtsEventGetId\0"
+    "rtsEventWait\0"
+    "rtsEventGetAvailNum\0"
+    "rtsNotifyCreate\0"
+    "rtsNotifyDestroy\0"
+    "rtsNotifyRecord\0"
+    "rtsNotifyWaitAndReset\0"
+    "rtsNotifyGetId\0"
+    "rtsNotifyBatchReset\0"
+    "rtsNotifyGetExportKey\0"
+    "rtsNotifyImportByKey\0"
+    "rtsNotifySetImportPid\0"
+    "rtNotifySetImportPidInterServer\0"
+    "rtCntNotifyDestroy\0"
+    "rtCntNotifyCreateServer\0"
+    "rtsCntNotifyRecord\0"
+    "rtsCntNotifyWaitWithTimeout\0"
+    "rtsCntNotifyReset\0"
+    "rtsCntNotifyGetId\0"
+    "rtsGetMemcpyDescSize\0"
+    "rtsSetMemcpyDesc\0"
+    "rtsMemcpyAsyncWithDesc\0"
+    "rtsCmoAsyncWithBarrier\0"
+    "rtsMalloc\0"
+    "rtsMemExportToShareableHandle\0"
+    "rtsMallocHost\0"
+    "rtsPointerGetAttributes\0"
+    "rtsHostRegister\0"
+    "rtHostRegisterV2\0"
+    "rtsHostUnregister\0"
+    "rtHostGetDevicePointer\0"
+    "rtsGetCmoDescSize\0"
+    "rtsSetCmoDesc\0"
+    "rtsLaunchCmoAddrTask\0"
+    "rtsLaunchReduceAsyncTask\0"
+    "rtsGetP2PStatus\0"
+    "rtsIpcMemGetExportKey\0"
+    "rtsIpcMemClose\0"
+    "rtsIpcMemImportByKey\0"
+    "rtsIpcMemSetImportPid\0"
+    "rtsCheckMemType\0"
+    "rtMemcpyAsyncWithOffset\0"
+    "rtIpcMemImportPidInterServer\0"
+    "rtGetMemUsageInfo\0"
+    "rtsStreamCreate\0"
+    "rtsStreamSetAttribute\0"
+    "rtsStreamGetAttribute\0"
+    "rtsStreamGetAvailableNum\0"
+    "rtsStreamGetId\0"
+    "rtsStreamBeginTaskGrp\0"
+    "rtsStreamEndTaskGrp\0"
+    "rtsStreamBeginTaskUpdate\0"
+    "rtsStreamEndTaskUpdate\0"
+    "rtsSwitchStream\0"
+    "rtsActiveStream\0"
+    "rtsSetStreamResLimit\0"
+    "rtsResetStreamResLimit\0"
+    "rtsGetStreamResLimit\0"
+    "rtsUseStreamResInCurrentThread\0"
+    "rtsNotUseStreamResInCurrentThread\0"
+    "rtsGetResInCurrentThread\0"
+    "rtsRegStreamStateCallback\0"
+    "rtsStreamStop\0"
+    "rtsPersistentTaskClean\0"
+    "rtsBinaryLoadFromFile\0"
+    "rtsBinaryLoadFromData\0"
+    "rtsFuncGetByName\0"
+    "rtsFuncGetByEntry\0"
+    "rtsFuncGetAddr\0"
+    "rtsRegisterCpuFunc\0"
+    "rtsLaunchKernelWithHostArgs\0"
+    "rtsGetThreadLastTaskId\0"
+    "rtsNpuClearFloatOverFlowStatus\0"
+    "rtsNpuGetFloatOverFlowStatus\0"
+    "rtsLaunchKernelWithConfig\0"
+    "rtsKernelArgsInit\0"
+    "rtsKernelArgsAppend\0"
+    "rtsKernelArgsAppendPlaceHolder\0"
+    "rtsKernelArgsFinalize\0"
+    "rtsKernelArgsParaUpdate\0"
+    "rtsKernelArgsInitByUserMem\0"
+    "rtsKernelArgsGetMemSize\0"
+    "rtsKernelArgsGetHandleMemSize\0"
+    "rtsKernelArgsGetPlaceHolderBuffer\0"
+    "rtsFuncGetName\0"
+    "rtsGetHardwareSyncAddr\0"
+    "rtsGetFloatOverflowStatus\0"
+    "rtsResetFloatOverflowStatus\0"
+    "rtsLaunchKernelWithDevArgs\0"
+    "rtsLaunchHostFunc\0"
+    "rtsBinaryGetDevAddress\0"
+    "rtsLaunchUpdateTask\0"
+    "rtsModelCreate\0"
+    "rtsModelBindStream\0"
+    "rtsEndGraph\0"
+    "rtsModelLoadComplete\0"
+    "rtsModelUnbindStream\0"
+    "rtsModelExecute\0"
+    "rtsLabelCreate\0"
+    "rtsLabelDestroy\0"
+    "rtsLabelSwitchListCreate\0"
+    "rtsLabelSwitchListDestroy\0"
+    "rtsLabelSet\0"
+    "rtsLabelSwitchByIndex\0"
+    "rtsModelSetName\0"
+    "rtsModelGetName\0"
+    "rtsModelAbort\0"
+    "rtsLaunchRandomNumTask\0"
+    "rtsLaunchBarrierTask\0"
+    "rtsProfTrace\0"
+    "rtSnapShotProcessLock\0"
+    "rtSnapShotProcessUnlock\0"
+    "rtSnapShotProcessBackup\0"
+    "rtSnapShotProcessRestore\0"
+    "rtSnapShotCallbackRegister\0"
+    "rtSnapShotCallbackUnregister\0"
+    "rtDeviceGetHostAtomicCapabilities\0"
+    "rtDeviceGetP2PAtomicCapabilities\0"
+    "rtDeviceGetLimit\0"
+    "rtDeviceL2CacheFlush\0"
+    "rtEventRecordWithFlag\0"
+    "rtMemPoolCreate\0"
+    "rtMemPoolDestroy\0"
+    "rtMemPoolSetAttr\0"
+    "rtMemPoolGetAttr\0"
+    "rtMemGetAddressRange\0"
+    "rtMemPoolMallocAsync\0"
+    "rtMemPoolFreeAsync\0"
+    "rtMemManagedAdvise\0"
+    "rtMemManagedGetAttr\0"
+    "rtMemManagedGetAttrs\0"
+    "rtMemPoolTrimTo\0"
+    "rtMemManagedPrefetchAsync\0"
+    "rtMemManagedPrefetchBatchAsync\0"
+    "rtMemMapSelectedLink\0"
+    "rtMemMapNoAccess\0"
+    "rtMemsetD32\0"
+    "rtMemsetD32Async\0"
+    "rtMemMapSetLink\0"
+    "rtModelGetStreams\0"
+    "rtModelDestroyRegisterCallback\0"
+    "rtModelDestroyUnregisterCallback\0"
+    "rtModelUpdate\0"
+    "rtModelCondHandleCreate\0"
+    "rtModelCondHandleGetCondPtr\0"
+    "rtStreamAddCondTask\0"
+    "rtStreamBeginCaptureToModel\0"
+    "rtStreamGetTasks\0"
+    "rtStreamWaitEventWithFlag\0"
+    "rtTaskGetType\0"
+    "rtTaskGetSeqId\0"
+    "rtModelTaskGetParams\0"
+    "rtModelTaskSetParams\0"
+    "rtModelKernelTaskGetAttribute\0"
+    "rtModelTaskDisable\0"
+    "rtCacheLastTaskExtendInfo\0"
+    "rtLaunchKernelWithArgsArray\0"
+    "rtLaunchSIMTKernelWithArgsArray\0"
+    "rtLaunchSIMTKernelWithHostArgs\0"
+    "rtFuncGetSize\0"
+    "rtFunctionGetBinary\0"
+    "rtFunctionGetParamCount\0"
+    "rtFunctionGetParamInfo\0"
+    "rtFunctionGetAvailDynUbufPerBlock\0"
+    "rtSymbolLookup\0"
+    "rtBinaryGetGlobal\0"
+    "rtGetFuncBySymbol\0";
 const npu_front_sym npu_front_syms[] = {
-    {"aclFloat16ToFloat", NPU_FRONT_ACL},
-    {"aclFloatToFloat16", NPU_FRONT_ACL},
-    {"aclCreateDataBuffer", NPU_FRONT_ACL},
-    {"aclDestroyDataBuffer", NPU_FRONT_ACL},
-    {"aclUpdateDataBuffer", NPU_FRONT_ACL},
-    {"aclGetDataBufferAddr", NPU_FRONT_ACL},
-    {"aclGetDataBufferSize", NPU_FRONT_ACL},
-    {"aclGetDataBufferSizeV2", NPU_FRONT_ACL},
-    {"aclDataTypeSize", NPU_FRONT_ACL},
-    {"aclAppLog", NPU_FRONT_ACL},
-    {"aclrtGetSocName", NPU_FRONT_ACL},
-    {"aclGetCannAttributeList", NPU_FRONT_ACL},
-    {"aclGetCannAttribute", NPU_FRONT_ACL},
-    {"aclGetDeviceCapability", NPU_FRONT_ACL},
-    {"aclInit", NPU_FRONT_ACL},
-    {"aclFinalize", NPU_FRONT_ACL},
-    {"aclFinalizeReference", NPU_FRONT_ACL},
-    {"aclGetRecentErrMsg", NPU_FRONT_ACL},
-    {"aclsysGetCANNVersion", NPU_FRONT_ACL},
-    {"aclsysGetVersionStr", NPU_FRONT_ACL},
-    {"aclsysGetVersionNum", NPU_FRONT_ACL},
-    {"aclrtPeekAtLastError", NPU_FRONT_ACL},
-    {"aclrtGetLastError", NPU_FRONT_ACL},
-    {"aclrtSetExceptionInfoCallback", NPU_FRONT_ACL},
-    {"aclrtExceptionInfoCallbackRegister", NPU_FRONT_ACL},
-    {"aclrtExceptionInfoCallbackUnregister", NPU_FRONT_ACL},
-    {"aclrtGetTaskIdFromExceptionInfo", NPU_FRONT_ACL},
-    {"aclrtGetStreamIdFromExceptionInfo", NPU_FRONT_ACL},
-    {"aclrtGetThreadIdFromExceptionInfo", NPU_FRONT_ACL},
-    {"aclrtGetDeviceIdFromExceptionInfo", NPU_FRONT_ACL},
-    {"aclrtGetErrorCodeFromExceptionInfo", NPU_FRONT_ACL},
-    {"aclrtGetArgsFromExceptionInfo", NPU_FRONT_ACL},
-    {"aclrtGetFuncHandleFromExceptionInfo", NPU_FRONT_ACL},
-    {"aclrtBinarySetExceptionCallback", NPU_FRONT_ACL},
-    {"aclrtSubscribeReport", NPU_FRONT_ACL},
-    {"aclrtLaunchCallback", NPU_FRONT_ACL},
-    {"aclrtProcessReport", NPU_FRONT_ACL},
-    {"aclrtUnSubscribeReport", NPU_FRONT_ACL},
-    {"aclrtCreateContext", NPU_FRONT_ACL},
-    {"aclrtDestroyContext", NPU_FRONT_ACL},
-    {"aclrtSetCurrentContext", NPU_FRONT_ACL},
-    {"aclrtGetCurrentContext", NPU_FRONT_ACL},
-    {"aclrtCtxGetSysParamOpt", NPU_FRONT_ACL},
-    {"aclrtCtxSetSysParamOpt", NPU_FRONT_ACL},
-    {"aclrtGetSysParamOpt", NPU_FRONT_ACL},
-    {"aclrtSetSysParamOpt", NPU_FRONT_ACL},
-    {"aclrtSetDevice", NPU_FRONT_ACL},
-    {"aclrtResetDevice", NPU_FRONT_ACL},
-    {"aclrtResetDeviceForce", NPU_FRONT_ACL},
-    {"aclrtGetDevice", NPU_FRONT_ACL},
-    {"aclrtSetStreamFailureMode", NPU_FRONT_ACL},
-    {"aclrtGetRunMode", NPU_FRONT_ACL},
-    {"aclrtSynchronizeDevice", NPU_FRONT_ACL},
-    {"aclrtSynchronizeDeviceWithTimeout", NPU_FRONT_ACL},
-    {"aclrtSetTsDevice", NPU_FRONT_ACL},
-    {"aclrtGetDeviceUtilizationRate", NPU_FRONT_ACL},
-    {"aclrtGetDeviceCount", NPU_FRONT_ACL},
-    {"aclrtCreateEvent", NPU_FRONT_ACL},
-    {"aclrtCreateEventWithFlag", NPU_FRONT_ACL},
-    {"aclrtCreateEventExWithFlag", NPU_FRONT_ACL},
-    {"aclrtDestroyEvent", NPU_FRONT_ACL},
-    {"aclrtRecordEvent", NPU_FRONT_ACL},
-    {"aclrtRecordEventWithFlag", NPU_FRONT_ACL},
-    {"aclrtResetEvent", NPU_FRONT_ACL},
-    {"aclrtQueryEvent", NPU_FRONT_ACL},
-    {"aclrtQueryEventStatus", NPU_FRONT_ACL},
-    {"aclrtQueryEventWaitStatus", NPU_FRONT_ACL},
-    {"aclrtSynchronizeEvent", NPU_FRONT_ACL},
-    {"aclrtSynchronizeEventWithTimeout", NPU_FRONT_ACL},
-    {"aclrtEventElapsedTime", NPU_FRONT_ACL},
-    {"aclrtEventGetTimestamp", NPU_FRONT_ACL},
-    {"aclrtMalloc", NPU_FRONT_ACL},
-    {"aclrtMallocAlign32", NPU_FRONT_ACL},
-    {"aclrtMallocCached", NPU_FRONT_ACL},
-    {"aclrtMallocWithCfg", NPU_FRONT_ACL},
-    {"aclrtMallocForTaskScheduler", NPU_FRONT_ACL},
-    {"aclrtMallocHostWithCfg", NPU_FRONT_ACL},
-    {"aclrtPointerGetAttributes", NPU_FRONT_ACL},
-    {"aclrtMemManagedGetAttr", NPU_FRONT_ACL},
-    {"aclrtMemManagedGetAttrs", NPU_FRONT_ACL},
-    {"aclrtHostRegister", NPU_FRONT_ACL},
-    {"aclrtHostRegisterV2", NPU_FRONT_ACL},
-    {"aclrtHostGetDevicePointer", NPU_FRONT_ACL},
-    {"aclrtHostUnregister", NPU_FRONT_ACL},
-    {"aclrtHostMemMapCapabilities", NPU_FRONT_ACL},
-    {"aclrtGetThreadLastTaskId", NPU_FRONT_ACL},
-    {"aclrtStreamGetId", NPU_FRONT_ACL},
-    {"aclrtMemFlush", NPU_FRONT_ACL},
-    {"aclrtMemInvalidate", NPU_FRONT_ACL},
-    {"aclrtFree", NPU_FRONT_ACL},
-    {"aclrtMallocHost", NPU_FRONT_ACL},
-    {"aclrtMemAllocManaged", NPU_FRONT_ACL},
-    {"aclrtFreeHost", NPU_FRONT_ACL},
-    {"aclrtFreeWithDevSync", NPU_FRONT_ACL},
-    {"aclrtFreeHostWithDevSync", NPU_FRONT_ACL},
-    {"aclrtMemcpy", NPU_FRONT_ACL},
-    {"aclrtMemset", NPU_FRONT_ACL},
-    {"aclrtMemcpyAsync", NPU_FRONT_ACL},
-    {"aclrtMemsetD32", NPU_FRONT_ACL},
-    {"aclrtMemsetD32Async", NPU_FRONT_ACL},
-    {"aclrtMemcpyAsyncWithCondition", NPU_FRONT_ACL},
-    {"aclrtMemcpy2d", NPU_FRONT_ACL},
-    {"aclrtMemcpy2dAsync", NPU_FRONT_ACL},
-    {"aclrtGetSymbolAddress", NPU_FRONT_ACL},
-    {"aclrtGetSymbolSize", NPU_FRONT_ACL},
-    {"aclrtMemcpyFromSymbol", NPU_FRONT_ACL},
-    {"aclrtMemcpyFromSymbolAsync", NPU_FRONT_ACL},
-    {"aclrtMemcpyToSymbol", NPU_FRONT_ACL},
-    {"aclrtMemcpyToSymbolAsync", NPU_FRONT_ACL},
-    {"aclrtMemsetAsync", NPU_FRONT_ACL},
-    {"aclrtMemManagedAdvise", NPU_FRONT_ACL},
-    {"aclrtReserveMemAddress", NPU_FRONT_ACL},
-    {"aclrtReleaseMemAddress", NPU_FRONT_ACL},
-    {"aclrtMallocPhysical", NPU_FRONT_ACL},
-    {"aclrtFreePhysical", NPU_FRONT_ACL},
-    {"aclrtMapMem", NPU_FRONT_ACL},
-    {"aclrtUnmapMem", NPU_FRONT_ACL},
-    {"aclrtMemMapNoAccess", NPU_FRONT_ACL},
-    {"aclrtCreateStreamConfigHandle", NPU_FRONT_ACL},
-    {"aclrtDestroyStreamConfigHandle", NPU_FRONT_ACL},
-    {"aclrtSetStreamConfigOpt", NPU_FRONT_ACL},
-    {"aclrtCreateStream", NPU_FRONT_ACL},
-    {"aclrtCreateStreamV2", NPU_FRONT_ACL},
-    {"aclrtCreateStreamWithConfig", NPU_FRONT_ACL},
-    {"aclrtDestroyStream", NPU_FRONT_ACL},
-    {"aclrtDestroyStreamForce", NPU_FRONT_ACL},
-    {"aclrtSynchronizeStream", NPU_FRONT_ACL},
-    {"aclrtSynchronizeStreamWithTimeout", NPU_FRONT_ACL},
-    {"aclrtStreamQuery", NPU_FRONT_ACL},
-    {"aclrtStreamGetPriority", NPU_FRONT_ACL},
-    {"aclrtStreamGetFlags", NPU_FRONT_ACL},
-    {"aclrtStreamWaitEvent", NPU_FRONT_ACL},
-    {"aclrtStreamWaitEventWithFlag", NPU_FRONT_ACL},
-    {"aclrtStreamWaitEventWithTimeout", NPU_FRONT_ACL},
-    {"aclrtSetGroup", NPU_FRONT_ACL},
-    {"aclrtGetGroupCount", NPU_FRONT_ACL},
-    {"aclrtCreateGroupInfo", NPU_FRONT_ACL},
-    {"aclrtDestroyGroupInfo", NPU_FRONT_ACL},
-    {"aclrtGetAllGroupInfo", NPU_FRONT_ACL},
-    {"aclrtGetGroupInfoDetail", NPU_FRONT_ACL},
-    {"aclrtDeviceCanAccessPeer", NPU_FRONT_ACL},
-    {"aclrtDeviceEnablePeerAccess", NPU_FRONT_ACL},
-    {"aclrtDeviceDisablePeerAccess", NPU_FRONT_ACL},
-    {"aclrtGetMemInfo", NPU_FRONT_ACL},
-    {"aclrtGetMemUsageInfo", NPU_FRONT_ACL},
-    {"aclrtSetOpWaitTimeout", NPU_FRONT_ACL},
-    {"aclrtSetOpExecuteTimeOut", NPU_FRONT_ACL},
-    {"aclrtSetOpExecuteTimeOutWithMs", NPU_FRONT_ACL},
-    {"aclrtSetOpExecuteTimeOutV2", NPU_FRONT_ACL},
-    {"aclrtGetOpTimeOutInterval", NPU_FRONT_ACL},
-    {"aclrtSetStreamOverflowSwitch", NPU_FRONT_ACL},
-    {"aclrtGetStreamOverflowSwitch", NPU_FRONT_ACL},
-    {"aclrtSetDeviceSatMode", NPU_FRONT_ACL},
-    {"aclrtGetDeviceSatMode", NPU_FRONT_ACL},
-    {"aclrtGetOverflowStatus", NPU_FRONT_ACL},
-    {"aclrtResetOverflowStatus", NPU_FRONT_ACL},
-    {"aclrtSubscribeHostFunc", NPU_FRONT_ACL},
-    {"aclrtProcessHostFunc", NPU_FRONT_ACL},
-    {"aclrtUnSubscribeHostFunc", NPU_FRONT_ACL},
-    {"aclrtQueryDeviceStatus", NPU_FRONT_ACL},
-    {"aclrtCreateBinary", NPU_FRONT_ACL},
-    {"aclrtDestroyBinary", NPU_FRONT_ACL},
-    {"aclrtBinaryLoad", NPU_FRONT_ACL},
-    {"aclrtBinaryUnLoad", NPU_FRONT_ACL},
-    {"aclrtBinaryGetFunction", NPU_FRONT_ACL},
-    {"aclrtLaunchKernel", NPU_FRONT_ACL},
-    {"aclrtMemExportToShareableHandle", NPU_FRONT_ACL},
-    {"aclrtMemExportToShareableHandleV2", NPU_FRONT_ACL},
-    {"aclrtMemImportFromShareableHandle", NPU_FRONT_ACL},
-    {"aclrtMemImportFromShareableHandleV2", NPU_FRONT_ACL},
-    {"aclrtMemSetPidToShareableHandle", NPU_FRONT_ACL},
-    {"aclrtMemSetPidToShareableHandleV2", NPU_FRONT_ACL},
-    {"aclrtMemGetAllocationGranularity", NPU_FRONT_ACL},
-    {"aclrtDeviceGetBareTgid", NPU_FRONT_ACL},
-    {"aclrtCmoAsync", NPU_FRONT_ACL},
-    {"aclrtGetMemUceInfo", NPU_FRONT_ACL},
-    {"aclrtDeviceTaskAbort", NPU_FRONT_ACL},
-    {"aclrtMemUceRepair", NPU_FRONT_ACL},
-    {"aclrtStreamAbort", NPU_FRONT_ACL},
-    {"aclrtBinaryLoadFromFile", NPU_FRONT_ACL},
-    {"aclrtBinaryGetDevAddress", NPU_FRONT_ACL},
-    {"aclrtBinaryGetFunctionByEntry", NPU_FRONT_ACL},
-    {"aclrtBinaryGetGlobal", NPU_FRONT_ACL},
-    {"aclrtGetFuncBySymbol", NPU_FRONT_ACL},
-    {"aclrtGetFunctionAddr", NPU_FRONT_ACL},
-    {"aclrtGetFunctionSize", NPU_FRONT_ACL},
-    {"aclrtGetMemcpyDescSize", NPU_FRONT_ACL},
-    {"aclrtSetMemcpyDesc", NPU_FRONT_ACL},
-    {"aclrtMemcpyAsyncWithOffset", NPU_FRONT_ACL},
-    {"aclrtMemcpyAsyncWithDesc", NPU_FRONT_ACL},
-    {"aclrtKernelArgsGetHandleMemSize", NPU_FRONT_ACL},
-    {"aclrtKernelArgsGetMemSize", NPU_FRONT_ACL},
-    {"aclrtKernelArgsInit", NPU_FRONT_ACL},
-    {"aclrtKernelArgsInitByUserMem", NPU_FRONT_ACL},
-    {"aclrtKernelArgsAppend", NPU_FRONT_ACL},
-    {"aclrtKernelArgsAppendPlaceHolder", NPU_FRONT_ACL},
-    {"aclrtKernelArgsGetPlaceHolderBuffer", NPU_FRONT_ACL},
-    {"aclrtKernelArgsParaUpdate", NPU_FRONT_ACL},
-    {"aclrtLaunchKernelWithConfig", NPU_FRONT_ACL},
-    {"aclmdlRITaskGetParams", NPU_FRONT_ACL},
-    {"aclmdlRITaskSetParams", NPU_FRONT_ACL},
-    {"aclmdlRIKernelTaskGetAttribute", NPU_FRONT_ACL},
-    {"aclmdlRIUpdate", NPU_FRONT_ACL},
-    {"aclmdlRITaskDisable", NPU_FRONT_ACL},
-    {"aclrtKernelArgsFinalize", NPU_FRONT_ACL},
-    {"aclrtValueWrite", NPU_FRONT_ACL},
-    {"aclrtValueWait", NPU_FRONT_ACL},
-    {"aclrtGetStreamAvailableNum", NPU_FRONT_ACL},
-    {"aclrtSetStreamAttribute", NPU_FRONT_ACL},
-    {"aclrtGetStreamAttribute", NPU_FRONT_ACL},
-    {"aclrtCreateNotify", NPU_FRONT_ACL},
-    {"aclrtDestroyNotify", NPU_FRONT_ACL},
-    {"aclrtCntNotifyCreate", NPU_FRONT_ACL},
-    {"aclrtCntNotifyDestroy", NPU_FRONT_ACL},
-    {"aclrtRecordNotify", NPU_FRONT_ACL},
-    {"aclrtWaitAndResetNotify", NPU_FRONT_ACL},
-    {"aclrtGetNotifyId", NPU_FRONT_ACL},
-    {"aclrtGetEventId", NPU_FRONT_ACL},
-    {"aclrtGetEventAvailNum", NPU_FRONT_ACL},
-    {"aclrtGetDeviceInfo", NPU_FRONT_ACL},
-    {"aclrtDeviceGetStreamPriorityRange", NPU_FRONT_ACL},
-    {"aclrtGetDeviceCapability", NPU_FRONT_ACL},
-    {"aclrtDeviceGetUuid", NPU_FRONT_ACL},
-    {"aclrtDeviceSetLimit", NPU_FRONT_ACL},
-    {"aclrtDeviceGetLimit", NPU_FRONT_ACL},
-    {"aclrtDeviceGetPCIBusId", NPU_FRONT_ACL},
-    {"aclrtDeviceGetByPCIBusId", NPU_FRONT_ACL},
-    {"aclrtDeviceGetHostAtomicCapabilities", NPU_FRONT_ACL},
-    {"aclrtDeviceGetP2PAtomicCapabilities", NPU_FRONT_ACL},
-    {"aclrtCtxGetCurrentDefaultStream", NPU_FRONT_ACL},
-    {"aclrtGetPrimaryCtxState", NPU_FRONT_ACL},
-    {"aclrtReduceAsync", NPU_FRONT_ACL},
-    {"aclrtGetDeviceResLimit", NPU_FRONT_ACL},
-    {"aclrtSetDeviceResLimit", NPU_FRONT_ACL},
-    {"aclrtResetDeviceResLimit", NPU_FRONT_ACL},
-    {"aclrtGetStreamResLimit", NPU_FRONT_ACL},
-    {"aclrtSetStreamResLimit", NPU_FRONT_ACL},
-    {"aclrtResetStreamResLimit", NPU_FRONT_ACL},
-    {"aclrtUseStreamResInCurrentThread", NPU_FRONT_ACL},
-    {"aclrtUnuseStreamResInCurrentThread", NPU_FRONT_ACL},
-    {"aclrtGetResInCurrentThread", NPU_FRONT_ACL},
-    {"aclrtCreateLabel", NPU_FRONT_ACL},
-    {"aclrtSetLabel", NPU_FRONT_ACL},
-    {"aclrtDestroyLabel", NPU_FRONT_ACL},
-    {"aclrtCreateLabelList", NPU_FRONT_ACL},
-    {"aclrtDestroyLabelList", NPU_FRONT_ACL},
-    {"aclrtSwitchLabelByIndex", NPU_FRONT_ACL},
-    {"aclrtActiveStream", NPU_FRONT_ACL},
-    {"aclrtSwitchStream", NPU_FRONT_ACL},
-    {"aclrtGetFunctionName", NPU_FRONT_ACL},
-    {"aclrtGetBufFromChain", NPU_FRONT_ACL},
-    {"aclrtGetBufChainNum", NPU_FRONT_ACL},
-    {"aclrtAppendBufChain", NPU_FRONT_ACL},
-    {"aclrtCopyBufRef", NPU_FRONT_ACL},
-    {"aclrtGetBufUserData", NPU_FRONT_ACL},
-    {"aclrtSetBufUserData", NPU_FRONT_ACL},
-    {"aclrtGetBufData", NPU_FRONT_ACL},
-    {"aclrtGetBufDataLen", NPU_FRONT_ACL},
-    {"aclrtSetBufDataLen", NPU_FRONT_ACL},
-    {"aclrtFreeBuf", NPU_FRONT_ACL},
-    {"aclrtAllocBuf", NPU_FRONT_ACL},
-    {"aclrtBinaryLoadFromData", NPU_FRONT_ACL},
-    {"aclrtRegisterCpuFunc", NPU_FRONT_ACL},
-    {"aclrtCmoAsyncWithBarrier", NPU_FRONT_ACL},
-    {"aclrtCmoWaitBarrier", NPU_FRONT_ACL},
-    {"aclrtGetDevicesTopo", NPU_FRONT_ACL},
-    {"aclrtMemcpyBatch", NPU_FRONT_ACL},
-    {"aclrtMemcpyBatchV2", NPU_FRONT_ACL},
-    {"aclrtMemcpyBatchAsync", NPU_FRONT_ACL},
-    {"aclrtMemcpyBatchAsyncV2", NPU_FRONT_ACL},
-    {"aclrtIpcMemGetExportKey", NPU_FRONT_ACL},
-    {"aclrtIpcMemClose", NPU_FRONT_ACL},
-    {"aclrtIpcMemImportByKey", NPU_FRONT_ACL},
-    {"aclrtIpcMemSetImportPid", NPU_FRONT_ACL},
-    {"aclrtIpcMemSetAttr", NPU_FRONT_ACL},
-    {"aclrtIpcMemImportPidInterServer", NPU_FRONT_ACL},
-    {"aclrtNotifyBatchReset", NPU_FRONT_ACL},
-    {"aclrtNotifyGetExportKey", NPU_FRONT_ACL},
-    {"aclrtNotifyImportByKey", NPU_FRONT_ACL},
-    {"aclrtNotifySetImportPid", NPU_FRONT_ACL},
-    {"aclrtNotifySetImportPidInterServer", NPU_FRONT_ACL},
-    {"aclmdlRICaptureBegin", NPU_FRONT_ACL},
-    {"aclmdlRICaptureGetInfo", NPU_FRONT_ACL},
-    {"aclmdlRICaptureEnd", NPU_FRONT_ACL},
-    {"aclmdlRIDebugPrint", NPU_FRONT_ACL},
-    {"aclmdlRIDebugJsonPrint", NPU_FRONT_ACL},
-    {"aclmdlRICaptureThreadExchangeMode", NPU_FRONT_ACL},
-    {"aclmdlRIExecuteAsync", NPU_FRONT_ACL},
-    {"aclmdlRIExecute", NPU_FRONT_ACL},
-    {"aclmdlRIDestroy", NPU_FRONT_ACL},
-    {"aclmdlRICaptureTaskGrpBegin", NPU_FRONT_ACL},
-    {"aclmdlRICaptureTaskGrpEnd", NPU_FRONT_ACL},
-    {"aclmdlRICaptureTaskUpdateBegin", NPU_FRONT_ACL},
-    {"aclmdlRICaptureTaskUpdateEnd", NPU_FRONT_ACL},
-    {"aclmdlRIBuildBegin", NPU_FRONT_ACL},
-    {"aclmdlRIBindStream", NPU_FRONT_ACL},
-    {"aclmdlRIEndTask", NPU_FRONT_ACL},
-    {"aclmdlRIBuildEnd", NPU_FRONT_ACL},
-    {"aclmdlRIUnbindStream", NPU_FRONT_ACL},
-    {"aclmdlRISetName", NPU_FRONT_ACL},
-    {"aclmdlRIGetName", NPU_FRONT_ACL},
-    {"aclmdlRIGetId", NPU_FRONT_ACL},
-    {"aclmdlRIDestroyRegisterCallback", NPU_FRONT_ACL},
-    {"aclmdlRIDestroyUnregisterCallback", NPU_FRONT_ACL},
-    {"aclmdlInitDump", NPU_FRONT_ACL},
-    {"aclmdlSetDump", NPU_FRONT_ACL},
-    {"aclmdlFinalizeDump", NPU_FRONT_ACL},
-    {"aclmdlRIGetStreams", NPU_FRONT_ACL},
-    {"aclmdlRIGetTasksByStream", NPU_FRONT_ACL},
-    {"aclmdlRITaskGetType", NPU_FRONT_ACL},
-    {"aclmdlRITaskGetSeqId", NPU_FRONT_ACL},
-    {"aclrtGetVersion", NPU_FRONT_ACL},
-    {"aclInitCallbackRegister", NPU_FRONT_ACL},
-    {"aclInitCallbackUnRegister", NPU_FRONT_ACL},
-    {"aclFinalizeCallbackRegister", NPU_FRONT_ACL},
-    {"aclFinalizeCallbackUnRegister", NPU_FRONT_ACL},
-    {"aclrtCheckMemType", NPU_FRONT_ACL},
-    {"aclrtGetLogicDevIdByUserDevId", NPU_FRONT_ACL},
-    {"aclrtGetUserDevIdByLogicDevId", NPU_FRONT_ACL},
-    {"aclrtGetLogicDevIdByPhyDevId", NPU_FRONT_ACL},
-    {"aclrtGetPhyDevIdByLogicDevId", NPU_FRONT_ACL},
-    {"aclrtGetUserDevIdByPhyDevId", NPU_FRONT_ACL},
-    {"aclrtGetPhyDevIdByUserDevId", NPU_FRONT_ACL},
-    {"aclrtProfTrace", NPU_FRONT_ACL},
-    {"aclrtLaunchKernelV2", NPU_FRONT_ACL},
-    {"aclrtLaunchKernelWithHostArgs", NPU_FRONT_ACL},
-    {"aclrtLaunchKernelWithArgsArray", NPU_FRONT_ACL},
-    {"aclrtLaunchSIMTKernelWithArgsArray", NPU_FRONT_ACL},
-    {"aclrtLaunchSIMTKernelWithHostArgs", NPU_FRONT_ACL},
-    {"aclrtCtxGetFloatOverflowAddr", NPU_FRONT_ACL},
-    {"aclrtGetFloatOverflowStatus", NPU_FRONT_ACL},
-    {"aclrtResetFloatOverflowStatus", NPU_FRONT_ACL},
-    {"aclrtNpuGetFloatOverFlowStatus", NPU_FRONT_ACL},
-    {"aclrtNpuClearFloatOverFlowStatus", NPU_FRONT_ACL},
-    {"aclrtLaunchHostFunc", NPU_FRONT_ACL},
-    {"aclrtGetHardwareSyncAddr", NPU_FRONT_ACL},
-    {"aclrtRandomNumAsync", NPU_FRONT_ACL},
-    {"aclrtRegStreamStateCallback", NPU_FRONT_ACL},
-    {"aclrtRegDeviceStateCallback", NPU_FRONT_ACL},
-    {"aclrtSetDeviceTaskAbortCallback", NPU_FRONT_ACL},
-    {"aclrtGetOpExecuteTimeout", NPU_FRONT_ACL},
-    {"aclrtDevicePeerAccessStatus", NPU_FRONT_ACL},
-    {"aclrtStreamStop", NPU_FRONT_ACL},
-    {"aclrtTaskUpdateAsync", NPU_FRONT_ACL},
-    {"aclrtCmoGetDescSize", NPU_FRONT_ACL},
-    {"aclrtCmoSetDesc", NPU_FRONT_ACL},
-    {"aclrtCmoAsyncWithDesc", NPU_FRONT_ACL},
-    {"aclrtCheckArchCompatibility", NPU_FRONT_ACL},
-    {"aclmdlRIAbort", NPU_FRONT_ACL},
-    {"aclmdlRICondHandleCreate", NPU_FRONT_ACL},
-    {"aclmdlRICondHandleGetCondPtr", NPU_FRONT_ACL},
-    {"aclmdlRIAddCondTask", NPU_FRONT_ACL},
-    {"aclmdlRICaptureToModelRIBegin", NPU_FRONT_ACL},
-    {"aclrtCntNotifyRecord", NPU_FRONT_ACL},
-    {"aclrtCntNotifyWaitWithTimeout", NPU_FRONT_ACL},
-    {"aclrtCntNotifyReset", NPU_FRONT_ACL},
-    {"aclrtCntNotifyGetId", NPU_FRONT_ACL},
-    {"aclrtPersistentTaskClean", NPU_FRONT_ACL},
-    {"aclrtGetErrorVerbose", NPU_FRONT_ACL},
-    {"aclrtRepairError", NPU_FRONT_ACL},
-    {"aclrtMemSetAccess", NPU_FRONT_ACL},
-    {"aclrtMemGetAccess", NPU_FRONT_ACL},
-    {"aclrtSnapShotProcessLock", NPU_FRONT_ACL},
-    {"aclrtSnapShotProcessUnlock", NPU_FRONT_ACL},
-    {"aclrtSnapShotProcessBackup", NPU_FRONT_ACL},
-    {"aclrtSnapShotProcessRestore", NPU_FRONT_ACL},
-    {"aclrtSnapShotCallbackRegister", NPU_FRONT_ACL},
-    {"aclrtSnapShotCallbackUnregister", NPU_FRONT_ACL},
-    {"aclrtCacheLastTaskOpInfo", NPU_FRONT_ACL},
-    {"aclrtCacheLastTaskExtendInfo", NPU_FRONT_ACL},
-    {"aclrtGetFunctionAttribute", NPU_FRONT_ACL},
-    {"aclrtFunctionGetBinary", NPU_FRONT_ACL},
-    {"aclrtFunctionGetParamCount", NPU_FRONT_ACL},
-    {"aclrtFunctionGetParamInfo", NPU_FRONT_ACL},
-    {"aclrtFunctionGetAvailDynUbufPerBlock", NPU_FRONT_ACL},
-    {"aclrtIpcGetEventHandle", NPU_FRONT_ACL},
-    {"aclrtIpcOpenEventHandle", NPU_FRONT_ACL},
-    {"aclrtMemRetainAllocationHandle", NPU_FRONT_ACL},
-    {"aclrtMemGetAllocationPropertiesFromHandle", NPU_FRONT_ACL},
-    {"aclrtReserveMemAddressNoUCMemory", NPU_FRONT_ACL},
-    {"aclrtMemGetAddressRange", NPU_FRONT_ACL},
-    {"aclrtMemP2PMap", NPU_FRONT_ACL},
-    {"aclrtMemManagedPrefetchAsync", NPU_FRONT_ACL},
-    {"aclrtMemManagedPrefetchBatchAsync", NPU_FRONT_ACL},
-    {"aclrtMemMapSelectedLink", NPU_FRONT_ACL},
-    {"aclrtDeviceL2CacheFlush", NPU_FRONT_ACL},
-    {"aclrtMemMapSetLink", NPU_FRONT_ACL},
-    {"aclrtAllocatorCreateDesc", NPU_FRONT_ACL},
-    {"aclrtAllocatorDestroyDesc", NPU_FRONT_ACL},
-    {"aclrtAllocatorSetObjToDesc", NPU_FRONT_ACL},
-    {"aclrtAllocatorSetAllocFuncToDesc", NPU_FRONT_ACL},
-    {"aclrtAllocatorSetFreeFuncToDesc", NPU_FRONT_ACL},
-    {"aclrtAllocatorSetAllocAdviseFuncToDesc", NPU_FRONT_ACL},
-    {"aclrtAllocatorSetGetAddrFromBlockFuncToDesc", NPU_FRONT_ACL},
-    {"aclrtAllocatorRegister", NPU_FRONT_ACL},
-    {"aclrtAllocatorGetByStream", NPU_FRONT_ACL},
-    {"aclrtAllocatorUnregister", NPU_FRONT_ACL},
-    {"aclrtMemPoolCreate", NPU_FRONT_ACL},
-    {"aclrtMemPoolDestroy", NPU_FRONT_ACL},
-    {"aclrtMemPoolSetAttr", NPU_FRONT_ACL},
-    {"aclrtMemPoolGetAttr", NPU_FRONT_ACL},
-    {"aclrtMemPoolMallocAsync", NPU_FRONT_ACL},
-    {"aclrtMemPoolFreeAsync", NPU_FRONT_ACL},
-    {"aclrtMemPoolTrimTo", NPU_FRONT_ACL},
-    {"aclprofInit", NPU_FRONT_ACL},
-    {"aclprofFinalize", NPU_FRONT_ACL},
-    {"aclprofSetConfig", NPU_FRONT_ACL},
-    {"aclprofCreateConfig", NPU_FRONT_ACL},
-    {"aclprofDestroyConfig", NPU_FRONT_ACL},
-    {"aclprofStart", NPU_FRONT_ACL},
-    {"aclprofStop", NPU_FRONT_ACL},
-    {"aclprofCreateSubscribeConfig", NPU_FRONT_ACL},
-    {"aclprofDestroySubscribeConfig", NPU_FRONT_ACL},
-    {"aclprofModelSubscribe", NPU_FRONT_ACL},
-    {"aclprofModelUnSubscribe", NPU_FRONT_ACL},
-    {"aclprofGetOpDescSize", NPU_FRONT_ACL},
-    {"aclprofGetOpNum", NPU_FRONT_ACL},
-    {"aclprofGetOpTypeLen", NPU_FRONT_ACL},
-    {"aclprofGetOpType", NPU_FRONT_ACL},
-    {"aclprofGetOpNameLen", NPU_FRONT_ACL},
-    {"aclprofGetOpName", NPU_FRONT_ACL},
-    {"aclprofGetOpStart", NPU_FRONT_ACL},
-    {"aclprofGetOpEnd", NPU_FRONT_ACL},
-    {"aclprofGetOpDuration", NPU_FRONT_ACL},
-    {"aclprofGetModelId", NPU_FRONT_ACL},
-    {"aclprofGetOpFlag", NPU_FRONT_ACL},
-    {"aclprofGetOpAttriValue", NPU_FRONT_ACL},
-    {"aclprofCreateStepInfo", NPU_FRONT_ACL},
-    {"aclprofDestroyStepInfo", NPU_FRONT_ACL},
-    {"aclprofGetStepTimestamp", NPU_FRONT_ACL},
-    {"aclprofCreateStamp", NPU_FRONT_ACL},
-    {"aclprofDestroyStamp", NPU_FRONT_ACL},
-    {"aclprofSetStampTraceMessage", NPU_FRONT_ACL},
-    {"aclprofMark", NPU_FRONT_ACL},
-    {"aclprofMarkEx", NPU_FRONT_ACL},
-    {"aclprofPush", NPU_FRONT_ACL},
-    {"aclprofPop", NPU_FRONT_ACL},
-    {"aclprofRangeStart", NPU_FRONT_ACL},
-    {"aclprofRangeStop", NPU_FRONT_ACL},
-    {"aclprofStr2Id", NPU_FRONT_ACL},
-    {"aclprofRangePushEx", NPU_FRONT_ACL},
-    {"aclprofRangePop", NPU_FRONT_ACL},
-    {"mstxMarkA", NPU_FRONT_ACL},
-    {"mstxRangeStartA", NPU_FRONT_ACL},
-    {"mstxRangeEnd", NPU_FRONT_ACL},
-    {"mstxDomainCreateA", NPU_FRONT_ACL},
-    {"mstxDomainDestroy", NPU_FRONT_ACL},
-    {"mstxDomainMarkA", NPU_FRONT_ACL},
-    {"mstxDomainRangeStartA", NPU_FRONT_ACL},
-    {"mstxDomainRangeEnd", NPU_FRONT_ACL},
-    {"mstxGetToolId", NPU_FRONT_ACL},
-    {"mstxMemHeapRegister", NPU_FRONT_ACL},
-    {"mstxMemHeapUnregister", NPU_FRONT_ACL},
-    {"mstxMemRegionsRegister", NPU_FRONT_ACL},
-    {"mstxMemRegionsUnregister", NPU_FRONT_ACL},
-    {"mstxMemPermissionsAssign", NPU_FRONT_ACL},
-    {"halMemAlloc", NPU_FRONT_HAL},
-    {"halMemFree", NPU_FRONT_HAL},
-    {"halMemAdvise", NPU_FRONT_HAL},
-    {"drvMemPrefetchToDevice", NPU_FRONT_HAL},
-    {"halMemGetInfo", NPU_FRONT_HAL},
-    {"halMemGetInfoEx", NPU_FRONT_HAL},
-    {"halMemCtl", NPU_FRONT_HAL},
-    {"drvMemcpy", NPU_FRONT_HAL},
-    {"halMemcpy", NPU_FRONT_HAL},
-    {"halMemcpy2D", NPU_FRONT_HAL},
-    {"halSdmaCopy", NPU_FRONT_HAL},
-    {"drvMemsetD8", NPU_FRONT_HAL},
-    {"drvMemGetAttribute", NPU_FRONT_HAL},
-    {"halMemGetAddressRange", NPU_FRONT_HAL},
-    {"halMemAddressReserve", NPU_FRONT_HAL},
-    {"halMemAddressFree", NPU_FRONT_HAL},
-    {"halMemCreate", NPU_FRONT_HAL},
-    {"halMemRelease", NPU_FRONT_HAL},
-    {"halMemRetainAllocationHandle", NPU_FRONT_HAL},
-    {"halMemMap", NPU_FRONT_HAL},
-    {"halMemUnmap", NPU_FRONT_HAL},
-    {"halMemSetAccess", NPU_FRONT_HAL},
-    {"halMemGetAccess", NPU_FRONT_HAL},
-    {"halMemGetAllocationGranularity", NPU_FRONT_HAL},
-    {"halMemGetAllocationPropertiesFromHandle", NPU_FRONT_HAL},
-    {"halMemExportToShareableHandle", NPU_FRONT_HAL},
-    {"halMemExportToShareableHandleV2", NPU_FRONT_HAL},
-    {"halMemImportFromShareableHandle", NPU_FRONT_HAL},
-    {"halMemImportFromShareableHandleV2", NPU_FRONT_HAL},
-    {"halMemSetPidToShareableHandle", NPU_FRONT_HAL},
-    {"halShmemCreateHandle", NPU_FRONT_HAL},
-    {"halShmemDestroyHandle", NPU_FRONT_HAL},
-    {"halShmemSetPidHandle", NPU_FRONT_HAL},
-    {"halShmemOpenHandle", NPU_FRONT_HAL},
-    {"halShmemOpenHandleByDevId", NPU_FRONT_HAL},
-    {"halShmemCloseHandle", NPU_FRONT_HAL},
-    {"halShmemSetAttribute", NPU_FRONT_HAL},
-    {"halShmemGetAttribute", NPU_FRONT_HAL},
-    {"halMemAgentOpen", NPU_FRONT_HAL},
-    {"halMemAgentClose", NPU_FRONT_HAL},
-    {"halHostRegister", NPU_FRONT_HAL},
-    {"halHostUnregister", NPU_FRONT_HAL},
-    {"halHostUnregisterEx", NPU_FRONT_HAL},
-    {"halMemHostGetDevPointer", NPU_FRONT_HAL},
-    {"halHostRegisterCapabilities", NPU_FRONT_HAL},
-    {"halMemManagedAdvise", NPU_FRONT_HAL},
-    {"halMemManagedPrefetch", NPU_FRONT_HAL},
-    {"halMemManagedPrefetchBatch", NPU_FRONT_HAL},
-    {"halGetMemUsageInfo", NPU_FRONT_HAL},
-    {"halSetMemSharing", NPU_FRONT_HAL},
-    {"drvGetDevNum", NPU_FRONT_HAL},
-    {"drvGetDevIDs", NPU_FRONT_HAL},
-    {"drvGetDeviceLocalIDs", NPU_FRONT_HAL},
-    {"drvDeviceGetPhyIdByIndex", NPU_FRONT_HAL},
-    {"drvDeviceGetIndexByPhyId", NPU_FRONT_HAL},
-    {"drvGetPlatformInfo", NPU_FRONT_HAL},
-    {"halGetAPIVersion", NPU_FRONT_HAL},
-    {"halGetDeviceInfo", NPU_FRONT_HAL},
-    {"halGetDeviceInfoByBuff", NPU_FRONT_HAL},
-    {"halSetDeviceInfoByBuff", NPU_FRONT_HAL},
-    {"halGetSocVersion", NPU_FRONT_HAL},
-    {"halGetChipInfo", NPU_FRONT_HAL},
-    {"halGetDevNumEx", NPU_FRONT_HAL},
-    {"halGetVdevNum", NPU_FRONT_HAL},
-    {"halSupportFeature", NPU_FRONT_HAL},
-    {"halResourceInfoQuery", NPU_FRONT_HAL},
-    {"halGetChipCapability", NPU_FRONT_HAL},
-    {"halGetDeviceSplitMode", NPU_FRONT_HAL},
-    {"halDeviceCanAccessPeer", NPU_FRONT_HAL},
-    {"halDeviceEnableP2P", NPU_FRONT_HAL},
-    {"halDeviceDisableP2P", NPU_FRONT_HAL},
-    {"drvMemDeviceOpen", NPU_FRONT_HAL},
-    {"drvMemDeviceClose", NPU_FRONT_HAL},
-    {"halMemManagedRangeGetAttributes", NPU_FRONT_HAL},
-    {"halMbufAlloc", NPU_FRONT_HAL},
-    {"halMbufFree", NPU_FRONT_HAL},
-    {"halMbufGetBuffAddr", NPU_FRONT_HAL},
-    {"halMbufGetBuffSize", NPU_FRONT_HAL},
-    {"halMbufGetDataLen", NPU_FRONT_HAL},
-    {"halMbufSetDataLen", NPU_FRONT_HAL},
-    {"halMbufGetPrivInfo", NPU_FRONT_HAL},
-    {"halMbufCopyRef", NPU_FRONT_HAL},
-    {"halMbufChainAppend", NPU_FRONT_HAL},
-    {"halMbufChainGetMbufNum", NPU_FRONT_HAL},
-    {"halMbufChainGetMbuf", NPU_FRONT_HAL},
-    {"halQueueInit", NPU_FRONT_HAL},
-    {"halQueueCreate", NPU_FRONT_HAL},
-    {"halQueueDestroy", NPU_FRONT_HAL},
-    {"halQueueEnQueue", NPU_FRONT_HAL},
-    {"halQueueDeQueue", NPU_FRONT_HAL},
-    {"halQueuePeek", NPU_FRONT_HAL},
-    {NULL, NPU_FRONT_ACL},
-    {NULL, NPU_FRONT_ACL},
-    {NULL, NPU_FRONT_ACL},
-    {NULL, NPU_FRONT_ACL},
-    {NULL, NPU_FRONT_ACL},
-    {NULL, NPU_FRONT_ACL},
-    {NULL, NPU_FRONT_ACL},
-    {NULL, NPU_FRONT_ACL},
-    {NULL, NPU_FRONT_ACL},
-    {NULL, NPU_FRONT_ACL},
-    {NULL, NPU_FRONT_ACL},
-    {NULL, NPU_FRONT_ACL},
-    {NULL, NPU_FRONT_ACL},
-    {NULL, NPU_FRONT_ACL},
-    {NULL, NPU_FRONT_ACL},
-    {NULL, NPU_FRONT_ACL},
-    {NULL, NPU_FRONT_ACL},
-    {NULL, NPU_FRONT_ACL},
-    {NULL, NPU_FRONT_ACL},
-    {"rtRegTaskFailCallbackByModule", NPU_FRONT_RT},
-    {"rtGetSocSpec", NPU_FRONT_RT},
-    {"rtStreamSetMode", NPU_FRONT_RT},
-    {"rtSetDeviceWithoutTsd", NPU_FRONT_RT},
-    {"rtGetDevMsg", NPU_FRONT_RT},
-    {"rtGetDeviceInfo", NPU_FRONT_RT},
-    {"rtsDeviceGetCapability", NPU_FRONT_RT},
-    {"rtEnableP2P", NPU_FRONT_RT},
-    {"rtDisableP2P", NPU_FRONT_RT},
-    {"rtDeviceGetPCIBusId", NPU_FRONT_RT},
-    {"rtDeviceGetByPCIBusId", NPU_FRONT_RT},
-    {"rtGetAiCoreCount", NPU_FRONT_RT},
-    {"rtSetOpWaitTimeOut", NPU_FRONT_RT},
-    {"rtSetOpExecuteTimeOut", NPU_FRONT_RT},
-    {"rtSetOpExecuteTimeOutWithMs", NPU_FRONT_RT},
-    {"rtGetOpTimeOutInterval", NPU_FRONT_RT},
-    {"rtSetOpExecuteTimeOutV2", NPU_FRONT_RT},
-    {"rtGetOpExecuteTimeoutV2", NPU_FRONT_RT},
-    {"rtGetLastError", NPU_FRONT_RT},
-    {"rtPeekAtLastError", NPU_FRONT_RT},
-    {"rtCtxCreateEx", NPU_FRONT_RT},
-    {"rtCtxDestroyEx", NPU_FRONT_RT},
-    {"rtCtxSetCurrent", NPU_FRONT_RT},
-    {"rtCtxGetCurrent", NPU_FRONT_RT},
-    {"rtSetGroup", NPU_FRONT_RT},
-    {"rtGetGroupInfo", NPU_FRONT_RT},
-    {"rtGetGroupCount", NPU_FRONT_RT},
-    {"rtCtxSetSysParamOpt", NPU_FRONT_RT},
-    {"rtCtxGetSysParamOpt", NPU_FRONT_RT},
-    {"rtGetDeviceCount", NPU_FRONT_RT},
-    {"rtSetDevice", NPU_FRONT_RT},
-    {"rtGetDevicePhyIdByIndex", NPU_FRONT_RT},
-    {"rtDeviceCanAccessPeer", NPU_FRONT_RT},
-    {"rtDeviceGetBareTgid", NPU_FRONT_RT},
-    {"rtGetDevice", NPU_FRONT_RT},
-    {"rtDeviceReset", NPU_FRONT_RT},
-    {"rtDeviceSetLimit", NPU_FRONT_RT},
-    {"rtDeviceSynchronize", NPU_FRONT_RT},
-    {"rtDeviceSynchronizeWithTimeout", NPU_FRONT_RT},
-    {"rtDeviceTaskAbort", NPU_FRONT_RT},
-    {"rtSetTSDevice", NPU_FRONT_RT},
-    {"rtGetRunMode", NPU_FRONT_RT},
-    {"rtGetSocVersion", NPU_FRONT_RT},
-    {"rtCheckArchCompatibility", NPU_FRONT_RT},
-    {"rtDeviceStatusQuery", NPU_FRONT_RT},
-    {"rtDeviceResetWithoutTsd", NPU_FRONT_RT},
-    {"rtSetDeviceSatMode", NPU_FRONT_RT},
-    {"rtGetDeviceSatMode", NPU_FRONT_RT},
-    {"rtGetAllUtilizations", NPU_FRONT_RT},
-    {"rtSetDefaultDeviceId", NPU_FRONT_RT},
-    {"rtDeviceResetForce", NPU_FRONT_RT},
-    {"rtGetSysParamOpt", NPU_FRONT_RT},
-    {"rtSetSysParamOpt", NPU_FRONT_RT},
-    {"rtGetDeviceUuid", NPU_FRONT_RT},
-    {"rtEventWorkModeSet", NPU_FRONT_RT},
-    {"rtEventCreate", NPU_FRONT_RT},
-    {"rtEventCreateWithFlag", NPU_FRONT_RT},
-    {"rtEventCreateExWithFlag", NPU_FRONT_RT},
-    {"rtEventDestroy", NPU_FRONT_RT},
-    {"rtEventRecord", NPU_FRONT_RT},
-    {"rtEventReset", NPU_FRONT_RT},
-    {"rtEventSynchronize", NPU_FRONT_RT},
-    {"rtEventSynchronizeWithTimeout", NPU_FRONT_RT},
-    {"rtEventQuery", NPU_FRONT_RT},
-    {"rtEventQueryWaitStatus", NPU_FRONT_RT},
-    {"rtEventQueryStatus", NPU_FRONT_RT},
-    {"rtEventElapsedTime", NPU_FRONT_RT},
-    {"rtEventGetTimeStamp", NPU_FRONT_RT},
-    {"rtGetFaultEvent", NPU_FRONT_RT},
-    {"rtGetMemUceInfo", NPU_FRONT_RT},
-    {"rtMemUceRepair", NPU_FRONT_RT},
-    {"rtIpcGetEventHandle", NPU_FRONT_RT},
-    {"rtIpcOpenEventHandle", NPU_FRONT_RT},
-    {"rtModelGetId", NPU_FRONT_RT},
-    {"rtStreamCreate", NPU_FRONT_RT},
-    {"rtStreamCreateWithConfig", NPU_FRONT_RT},
-    {"rtStreamGetPriority", NPU_FRONT_RT},
-    {"rtStreamGetFlags", NPU_FRONT_RT},
-    {"rtStreamDestroy", NPU_FRONT_RT},
-    {"rtStreamDestroyForce", NPU_FRONT_RT},
-    {"rtStreamWaitEvent", NPU_FRONT_RT},
-    {"rtStreamSynchronize", NPU_FRONT_RT},
-    {"rtStreamSynchronizeWithTimeout", NPU_FRONT_RT},
-    {"rtStreamQuery", NPU_FRONT_RT},
-    {"rtSetStreamOverflowSwitch", NPU_FRONT_RT},
-    {"rtGetStreamOverflowSwitch", NPU_FRONT_RT},
-    {"rtStreamAbort", NPU_FRONT_RT},
-    {"rtStreamBeginCapture", NPU_FRONT_RT},
-    {"rtStreamEndCapture", NPU_FRONT_RT},
-    {"rtStreamGetCaptureInfo", NPU_FRONT_RT},
-    {"rtThreadExchangeCaptureMode", NPU_FRONT_RT},
-    {"rtAicpuKernelLaunchExWithArgs", NPU_FRONT_RT},
-    {"rtBinarySetExceptionCallback", NPU_FRONT_RT},
-    {"rtGetFuncHandleFromExceptionInfo", NPU_FRONT_RT},
-    {"rtRegisterAllKernel", NPU_FRONT_RT},
-    {"rtDevBinaryRegister", NPU_FRONT_RT},
-    {"rtDevBinaryUnRegister", NPU_FRONT_RT},
-    {"rtFunctionRegister", NPU_FRONT_RT},
-    {"rtKernelLaunch", NPU_FRONT_RT},
-    {"rtKernelLaunchWithHandle", NPU_FRONT_RT},
-    {"rtKernelLaunchWithHandleV2", NPU_FRONT_RT},
-    {"rtKernelLaunchWithFlag", NPU_FRONT_RT},
-    {"rtKernelLaunchWithFlagV2", NPU_FRONT_RT},
-    {"rtAicpuKernelLaunchWithFlag", NPU_FRONT_RT},
-    {"rtSubscribeReport", NPU_FRONT_RT},
-    {"rtCallbackLaunch", NPU_FRONT_RT},
-    {"rtProcessReport", NPU_FRONT_RT},
-    {"rtUnSubscribeReport", NPU_FRONT_RT},
-    {"rtBinaryUnLoad", NPU_FRONT_RT},
-    {"rtGetDeviceSatStatus", NPU_FRONT_RT},
-    {"rtCleanDeviceSatStatus", NPU_FRONT_RT},
-    {"rtSubscribeHostFunc", NPU_FRONT_RT},
-    {"rtProcessHostFunc", NPU_FRONT_RT},
-    {"rtUnSubscribeHostFunc", NPU_FRONT_RT},
-    {"rtBinaryLoadWithoutTilingKey", NPU_FRONT_RT},
-    {"rtLaunchKernelByFuncHandleV3", NPU_FRONT_RT},
-    {"rtCacheLastTaskOpInfo", NPU_FRONT_RT},
-    {"rtFunctionGetAttribute", NPU_FRONT_RT},
-    {"rtMbufAlloc", NPU_FRONT_RT},
-    {"rtMbufFree", NPU_FRONT_RT},
-    {"rtMbufSetDataLen", NPU_FRONT_RT},
-    {"rtMbufGetDataLen", NPU_FRONT_RT},
-    {"rtMbufGetBuffAddr", NPU_FRONT_RT},
-    {"rtMbufGetBuffSize", NPU_FRONT_RT},
-    {"rtMbufGetPrivInfo", NPU_FRONT_RT},
-    {"rtMbufCopyBufRef", NPU_FRONT_RT},
-    {"rtMemcpy", NPU_FRONT_RT},
-    {"rtMallocPhysical", NPU_FRONT_RT},
-    {"rtMalloc", NPU_FRONT_RT},
-    {"rtFree", NPU_FRONT_RT},
-    {"rtMallocHost", NPU_FRONT_RT},
-    {"rtFreeHost", NPU_FRONT_RT},
-    {"rtFreeWithDevSync", NPU_FRONT_RT},
-    {"rtFreeHostWithDevSync", NPU_FRONT_RT},
-    {"rtHostMemMapCapabilities", NPU_FRONT_RT},
-    {"rtMemAllocManaged", NPU_FRONT_RT},
-    {"rtMallocCached", NPU_FRONT_RT},
-    {"rtFlushCache", NPU_FRONT_RT},
-    {"rtInvalidCache", NPU_FRONT_RT},
-    {"rtMemcpyAsync", NPU_FRONT_RT},
-    {"rtMemcpyAsyncEx", NPU_FRONT_RT},
-    {"rtMemcpy2d", NPU_FRONT_RT},
-    {"rtMemcpy2dAsync", NPU_FRONT_RT},
-    {"rtMemset", NPU_FRONT_RT},
-    {"rtMemsetAsync", NPU_FRONT_RT},
-    {"rtMemGetInfoEx", NPU_FRONT_RT},
-    {"rtMemPrefetchToDevice", NPU_FRONT_RT},
-    {"rtIpcSetMemoryAttr", NPU_FRONT_RT},
-    {"rtReserveMemAddress", NPU_FRONT_RT},
-    {"rtReleaseMemAddress", NPU_FRONT_RT},
-    {"rtFreePhysical", NPU_FRONT_RT},
-    {"rtMapMem", NPU_FRONT_RT},
-    {"rtUnmapMem", NPU_FRONT_RT},
-    {"rtMemSetAccess", NPU_FRONT_RT},
-    {"rtMemGetAccess", NPU_FRONT_RT},
-    {"rtMemExportToShareableHandleV2", NPU_FRONT_RT},
-    {"rtMemImportFromShareableHandle", NPU_FRONT_RT},
-    {"rtMemImportFromShareableHandleV2", NPU_FRONT_RT},
-    {"rtMemSetPidToShareableHandle", NPU_FRONT_RT},
-    {"rtMemSetPidToShareableHandleV2", NPU_FRONT_RT},
-    {"rtMemGetAllocationGranularity", NPU_FRONT_RT},
-    {"rtsMemcpyBatch", NPU_FRONT_RT},
-    {"rtsMemcpyBatchAsync", NPU_FRONT_RT},
-    {"rtsValueWrite", NPU_FRONT_RT},
-    {"rtsValueWait", NPU_FRONT_RT},
-    {"rtMemRetainAllocationHandle", NPU_FRONT_RT},
-    {"rtMemGetAllocationPropertiesFromHandle", NPU_FRONT_RT},
-    {"rtModelDestroy", NPU_FRONT_RT},
-    {"rtModelExecute", NPU_FRONT_RT},
-    {"rtModelDebugDotPrint", NPU_FRONT_RT},
-    {"rtModelDebugJsonPrint", NPU_FRONT_RT},
-    {"rtCmoAsync", NPU_FRONT_RT},
-    {"rtMbufChainAppend", NPU_FRONT_RT},
-    {"rtMbufChainGetMbufNum", NPU_FRONT_RT},
-    {"rtMbufChainGetMbuf", NPU_FRONT_RT},
-    {"rtsGetErrorVerbose", NPU_FRONT_RT},
-    {"rtsRepairError", NPU_FRONT_RT},
-    {"rtRegKernelLaunchFillFunc", NPU_FRONT_RT},
-    {"rtUnRegKernelLaunchFillFunc", NPU_FRONT_RT},
-    {"rtsGetPairDevicesInfo", NPU_FRONT_RT},
-    {"rtsDeviceGetInfo", NPU_FRONT_RT},
-    {"rtsDeviceGetStreamPriorityRange", NPU_FRONT_RT},
-    {"rtsGetDevice", NPU_FRONT_RT},
-    {"rtsSetDeviceResLimit", NPU_FRONT_RT},
-    {"rtsResetDeviceResLimit", NPU_FRONT_RT},
-    {"rtsGetDeviceResLimit", NPU_FRONT_RT},
-    {"rtsGetLogicDevIdByPhyDevId", NPU_FRONT_RT},
-    {"rtsGetPhyDevIdByLogicDevId", NPU_FRONT_RT},
-    {"rtsGetLogicDevIdByUserDevId", NPU_FRONT_RT},
-    {"rtsGetUserDevIdByLogicDevId", NPU_FRONT_RT},
-    {"rtsRegDeviceStateCallback", NPU_FRONT_RT},
-    {"rtsSetDeviceTaskAbortCallback", NPU_FRONT_RT},
-    {"rtsCtxGetCurrentDefaultStream", NPU_FRONT_RT},
-    {"rtsGetPrimaryCtxState", NPU_FRONT_RT},
-    {"rtsCtxGetFloatOverflowAddr", NPU_FRONT_RT},
-    {"rtsEventGetId", NPU_FRONT_RT},
-    {"rtsEventWait", NPU_FRONT_RT},
-    {"rtsEventGetAvailNum", NPU_FRONT_RT},
-    {"rtsNotifyCreate", NPU_FRONT_RT},
-    {"rtsNotifyDestroy", NPU_FRONT_RT},
-    {"rtsNotifyRecord", NPU_FRONT_RT},
-    {"rtsNotifyWaitAndReset", NPU_FRONT_RT},
-    {"rtsNotifyGetId", NPU_FRONT_RT},
-    {"rtsNotifyBatchReset", NPU_FRONT_RT},
-    {"rtsNotifyGetExportKey", NPU_FRONT_RT},
-    {"rtsNotifyImportByKey", NPU_FRONT_RT},
-    {"rtsNotifySetImportPid", NPU_FRONT_RT},
-    {"rtNotifySetImportPidInterServer", NPU_FRONT_RT},
-    {"rtCntNotifyDestroy", NPU_FRONT_RT},
-    {"rtCntNotifyCreateServer", NPU_FRONT_RT},
-    {"rtsCntNotifyRecord", NPU_FRONT_RT},
-    {"rtsCntNotifyWaitWithTimeout", NPU_FRONT_RT},
-    {"rtsCntNotifyReset", NPU_FRONT_RT},
-    {"rtsCntNotifyGetId", NPU_FRONT_RT},
-    {"rtsGetMemcpyDescSize", NPU_FRONT_RT},
-    {"rtsSetMemcpyDesc", NPU_FRONT_RT},
-    {"rtsMemcpyAsyncWithDesc", NPU_FRONT_RT},
-    {"rtsCmoAsyncWithBarrier", NPU_FRONT_RT},
-    {"rtsMalloc", NPU_FRONT_RT},
-    {"rtsMemExportToShareableHandle", NPU_FRONT_RT},
-    {"rtsMallocHost", NPU_FRONT_RT},
-    {"rtsPointerGetAttributes", NPU_FRONT_RT},
-    {"rtsHostRegister", NPU_FRONT_RT},
-    {"rtHostRegisterV2", NPU_FRONT_RT},
-    {"rtsHostUnregister", NPU_FRONT_RT},
-    {"rtHostGetDevicePointer", NPU_FRONT_RT},
-    {"rtsGetCmoDescSize", NPU_FRONT_RT},
-    {"rtsSetCmoDesc", NPU_FRONT_RT},
-    {"rtsLaunchCmoAddrTask", NPU_FRONT_RT},
-    {"rtsLaunchReduceAsyncTask", NPU_FRONT_RT},
-    {"rtsGetP2PStatus", NPU_FRONT_RT},
-    {"rtsIpcMemGetExportKey", NPU_FRONT_RT},
-    {"rtsIpcMemClose", NPU_FRONT_RT},
-    {"rtsIpcMemImportByKey", NPU_FRONT_RT},
-    {"rtsIpcMemSetImportPid", NPU_FRONT_RT},
-    {"rtsCheckMemType", NPU_FRONT_RT},
-    {"rtMemcpyAsyncWithOffset", NPU_FRONT_RT},
-    {"rtIpcMemImportPidInterServer", NPU_FRONT_RT},
-    {"rtGetMemUsageInfo", NPU_FRONT_RT},
-    {"rtsStreamCreate", NPU_FRONT_RT},
-    {"rtsStreamSetAttribute", NPU_FRONT_RT},
-    {"rtsStreamGetAttribute", NPU_FRONT_RT},
-    {"rtsStreamGetAvailableNum", NPU_FRONT_RT},
-    {"rtsStreamGetId", NPU_FRONT_RT},
-    {"rtsStreamBeginTaskGrp", NPU_FRONT_RT},
-    {"rtsStreamEndTaskGrp", NPU_FRONT_RT},
-    {"rtsStreamBeginTaskUpdate", NPU_FRONT_RT},
-    {"rtsStreamEndTaskUpdate", NPU_FRONT_RT},
-    {"rtsSwitchStream", NPU_FRONT_RT},
-    {"rtsActiveStream", NPU_FRONT_RT},
-    {"rtsSetStreamResLimit", NPU_FRONT_RT},
-    {"rtsResetStreamResLimit", NPU_FRONT_RT},
-    {"rtsGetStreamResLimit", NPU_FRONT_RT},
-    {"rtsUseStreamResInCurrentThread", NPU_FRONT_RT},
-    {"rtsNotUseStreamResInCurrentThread", NPU_FRONT_RT},
-    {"rtsGetResInCurrentThread", NPU_FRONT_RT},
-    {"rtsRegStreamStateCallback", NPU_FRONT_RT},
-    {"rtsStreamStop", NPU_FRONT_RT},
-    {"rtsPersistentTaskClean", NPU_FRONT_RT},
-    {"rtsBinaryLoadFromFile", NPU_FRONT_RT},
-    {"rtsBinaryLoadFromData", NPU_FRONT_RT},
-    {"rtsFuncGetByName", NPU_FRONT_RT},
-    {"rtsFuncGetByEntry", NPU_FRONT_RT},
-    {"rtsFuncGetAddr", NPU_FRONT_RT},
-    {"rtsRegisterCpuFunc", NPU_FRONT_RT},
-    {"rtsLaunchKernelWithHostArgs", NPU_FRONT_RT},
-    {"rtsGetThreadLastTaskId", NPU_FRONT_RT},
-    {"rtsNpuClearFloatOverFlowStatus", NPU_FRONT_RT},
-    {"rtsNpuGetFloatOverFlowStatus", NPU_FRONT_RT},
-    {"rtsLaunchKernelWithConfig", NPU_FRONT_RT},
-    {"rtsKernelArgsInit", NPU_FRONT_RT},
-    {"rtsKernelArgsAppend", NPU_FRONT_RT},
-    {"rtsKernelArgsAppendPlaceHolder", NPU_FRONT_RT},
-    {"rtsKernelArgsFinalize", NPU_FRONT_RT},
-    {"rtsKernelArgsParaUpdate", NPU_FRONT_RT},
-    {"rtsKernelArgsInitByUserMem", NPU_FRONT_RT},
-    {"rtsKernelArgsGetMemSize", NPU_FRONT_RT},
-    {"rtsKernelArgsGetHandleMemSize", NPU_FRONT_RT},
-    {"rtsKernelArgsGetPlaceHolderBuffer", NPU_FRONT_RT},
-    {"rtsFuncGetName", NPU_FRONT_RT},
-    {"rtsGetHardwareSyncAddr", NPU_FRONT_RT},
-    {"rtsGetFloatOverflowStatus", NPU_FRONT_RT},
-    {"rtsResetFloatOverflowStatus", NPU_FRONT_RT},
-    {"rtsLaunchKernelWithDevArgs", NPU_FRONT_RT},
-    {"rtsLaunchHostFunc", NPU_FRONT_RT},
-    {"rtsBinaryGetDevAddress", NPU_FRONT_RT},
-    {"rtsLaunchUpdateTask", NPU_FRONT_RT},
-    {"rtsModelCreate", NPU_FRONT_RT},
-    {"rtsModelBindStream", NPU_FRONT_RT},
-    {"rtsEndGraph", NPU_FRONT_RT},
-    {"rtsModelLoadComplete", NPU_FRONT_RT},
-    {"rtsModelUnbindStream", NPU_FRONT_RT},
-    {"rtsModelExecute", NPU_FRONT_RT},
-    {"rtsLabelCreate", NPU_FRONT_RT},
-    {"rtsLabelDestroy", NPU_FRONT_RT},
-    {"rtsLabelSwitchListCreate", NPU_FRONT_RT},
-    {"rtsLabelSwitchListDestroy", NPU_FRONT_RT},
-    {"rtsLabelSet", NPU_FRONT_RT},
-    {"rtsLabelSwitchByIndex", NPU_FRONT_RT},
-    {"rtsModelSetName", NPU_FRONT_RT},
-    {"rtsModelGetName", NPU_FRONT_RT},
-    {"rtsModelAbort", NPU_FRONT_RT},
-    {"rtsLaunchRandomNumTask", NPU_FRONT_RT},
-    {"rtsLaunchBarrierTask", NPU_FRONT_RT},
-    {"rtsProfTrace", NPU_FRONT_RT},
-    {"rtSnapShotProcessLock", NPU_FRONT_RT},
-    {"rtSnapShotProcessUnlock", NPU_FRONT_RT},
-    {"rtSnapShotProcessBackup", NPU_FRONT_RT},
-    {"rtSnapShotProcessRestore", NPU_FRONT_RT},
-    {"rtSnapShotCallbackRegister", NPU_FRONT_RT},
-    {"rtSnapShotCallbackUnregister", NPU_FRONT_RT},
-    {"rtDeviceGetHostAtomicCapabilities", NPU_FRONT_RT},
-    {"rtDeviceGetP2PAtomicCapabilities", NPU_FRONT_RT},
-    {"rtDeviceGetLimit", NPU_FRONT_RT},
-    {"rtDeviceL2CacheFlush", NPU_FRONT_RT},
-    {"rtEventRecordWithFlag", NPU_FRONT_RT},
-    {"rtMemPoolCreate", NPU_FRONT_RT},
-    {"rtMemPoolDestroy", NPU_FRONT_RT},
-    {"rtMemPoolSetAttr", NPU_FRONT_RT},
-    {"rtMemPoolGetAttr", NPU_FRONT_RT},
-    {"rtMemGetAddressRange", NPU_FRONT_RT},
-    {"rtMemPoolMallocAsync", NPU_FRONT_RT},
-    {"rtMemPoolFreeAsync", NPU_FRONT_RT},
-    {"rtMemManagedAdvise", NPU_FRONT_RT},
-    {"rtMemManagedGetAttr", NPU_FRONT_RT},
-    {"rtMemManagedGetAttrs", NPU_FRONT_RT},
-    {"rtMemPoolTrimTo", NPU_FRONT_RT},
-    {"rtMemManagedPrefetchAsync", NPU_FRONT_RT},
-    {"rtMemManagedPrefetchBatchAsync", NPU_FRONT_RT},
-    {"rtMemMapSelectedLink", NPU_FRONT_RT},
-    {"rtMemMapNoAccess", NPU_FRONT_RT},
-    {"rtMemsetD32", NPU_FRONT_RT},
-    {"rtMemsetD32Async", NPU_FRONT_RT},
-    {"rtMemMapSetLink", NPU_FRONT_RT},
-    {"rtModelGetStreams", NPU_FRONT_RT},
-    {"rtModelDestroyRegisterCallback", NPU_FRONT_RT},
-    {"rtModelDestroyUnregisterCallback", NPU_FRONT_RT},
-    {"rtModelUpdate", NPU_FRONT_RT},
-    {"rtModelCondHandleCreate", NPU_FRONT_RT},
-    {"rtModelCondHandleGetCondPtr", NPU_FRONT_RT},
-    {"rtStreamAddCondTask", NPU_FRONT_RT},
-    {"rtStreamBeginCaptureToModel", NPU_FRONT_RT},
-    {"rtStreamGetTasks", NPU_FRONT_RT},
-    {"rtStreamWaitEventWithFlag", NPU_FRONT_RT},
-    {"rtTaskGetType", NPU_FRONT_RT},
-    {"rtTaskGetSeqId", NPU_FRONT_RT},
-    {"rtModelTaskGetParams", NPU_FRONT_RT},
-    {"rtModelTaskSetParams", NPU_FRONT_RT},
-    {"rtModelKernelTaskGetAttribute", NPU_FRONT_RT},
-    {"rtModelTaskDisable", NPU_FRONT_RT},
-    {"rtCacheLastTaskExtendInfo", NPU_FRONT_RT},
-    {"rtLaunchKernelWithArgsArray", NPU_FRONT_RT},
-    {"rtLaunchSIMTKernelWithArgsArray", NPU_FRONT_RT},
-    {"rtLaunchSIMTKernelWithHostArgs", NPU_FRONT_RT},
-    {"rtFuncGetSize", NPU_FRONT_RT},
-    {"rtFunctionGetBinary", NPU_FRONT_RT},
-    {"rtFunctionGetParamCount", NPU_FRONT_RT},
-    {"rtFunctionGetParamInfo", NPU_FRONT_RT},
-    {"rtFunctionGetAvailDynUbufPerBlock", NPU_FRONT_RT},
-    {"rtSymbolLookup", NPU_FRONT_RT},
-    {"rtBinaryGetGlobal", NPU_FRONT_RT},
-    {"rtGetFuncBySymbol", NPU_FRONT_RT},
+    {1, NPU_FRONT_ACL},
+    {19, NPU_FRONT_ACL},
+    {37, NPU_FRONT_ACL},
+    {57, NPU_FRONT_ACL},
+    {78, NPU_FRONT_ACL},
+    {98, NPU_FRONT_ACL},
+    {119, NPU_FRONT_ACL},
+    {140, NPU_FRONT_ACL},
+    {163, NPU_FRONT_ACL},
+    {179, NPU_FRONT_ACL},
+    {189, NPU_FRONT_ACL},
+    {205, NPU_FRONT_ACL},
+    {229, NPU_FRONT_ACL},
+    {249, NPU_FRONT_ACL},
+    {272, NPU_FRONT_ACL},
+    {280, NPU_FRONT_ACL},
+    {292, NPU_FRONT_ACL},
+    {313, NPU_FRONT_ACL},
+    {332, NPU_FRONT_ACL},
+    {353, NPU_FRONT_ACL},
+    {373, NPU_FRONT_ACL},
+    {393, NPU_FRONT_ACL},
+    {414, NPU_FRONT_ACL},
+    {432, NPU_FRONT_ACL},
+    {462, NPU_FRONT_ACL},
+    {497, NPU_FRONT_ACL},
+    {534, NPU_FRONT_ACL},
+    {566, NPU_FRONT_ACL},
+    {600, NPU_FRONT_ACL},
+    {634, NPU_FRONT_ACL},
+    {668, NPU_FRONT_ACL},
+    {703, NPU_FRONT_ACL},
+    {733, NPU_FRONT_ACL},
+    {769, NPU_FRONT_ACL},
+    {801, NPU_FRONT_ACL},
+    {822, NPU_FRONT_ACL},
+    {842, NPU_FRONT_ACL},
+    {861, NPU_FRONT_ACL},
+    {884, NPU_FRONT_ACL},
+    {903, NPU_FRONT_ACL},
+    {923, NPU_FRONT_ACL},
+    {946, NPU_FRONT_ACL},
+    {969, NPU_FRONT_ACL},
+    {992, NPU_FRONT_ACL},
+    {1015, NPU_FRONT_ACL},
+    {1035, NPU_FRONT_ACL},
+    {1055, NPU_FRONT_ACL},
+    {1070, NPU_FRONT_ACL},
+    {1087, NPU_FRONT_ACL},
+    {1109, NPU_FRONT_ACL},
+    {1124, NPU_FRONT_ACL},
+    {1150, NPU_FRONT_ACL},
+    {1166, NPU_FRONT_ACL},
+    {1189, NPU_FRONT_ACL},
+    {1223, NPU_FRONT_ACL},
+    {1240, NPU_FRONT_ACL},
+    {1270, NPU_FRONT_ACL},
+    {1290, NPU_FRONT_ACL},
+    {1307, NPU_FRONT_ACL},
+    {1332, NPU_FRONT_ACL},
+    {1359, NPU_FRONT_ACL},
+    {1377, NPU_FRONT_ACL},
+    {1394, NPU_FRONT_ACL},
+    {1419, NPU_FRONT_ACL},
+    {1435, NPU_FRONT_ACL},
+    {1451, NPU_FRONT_ACL},
+    {1473, NPU_FRONT_ACL},
+    {1499, NPU_FRONT_ACL},
+    {1521, NPU_FRONT_ACL},
+    {1554, NPU_FRONT_ACL},
+    {1576, NPU_FRONT_ACL},
+    {1599, NPU_FRONT_ACL},
+    {1611, NPU_FRONT_ACL},
+    {1630, NPU_FRONT_ACL},
+    {1648, NPU_FRONT_ACL},
+    {1667, NPU_FRONT_ACL},
+    {1695, NPU_FRONT_ACL},
+    {1718, NPU_FRONT_ACL},
+    {1744, NPU_FRONT_ACL},
+    {1767, NPU_FRONT_ACL},
+    {1791, NPU_FRONT_ACL},
+    {1809, NPU_FRONT_ACL},
+    {1829, NPU_FRONT_ACL},
+    {1855, NPU_FRONT_ACL},
+    {1875, NPU_FRONT_ACL},
+    {1903, NPU_FRONT_ACL},
+    {1928, NPU_FRONT_ACL},
+    {1945, NPU_FRONT_ACL},
+    {1959, NPU_FRONT_ACL},
+    {1978, NPU_FRONT_ACL},
+    {1988, NPU_FRONT_ACL},
+    {2004, NPU_FRONT_ACL},
+    {2025, NPU_FRONT_ACL},
+    {2039, NPU_FRONT_ACL},
+    {2060, NPU_FRONT_ACL},
+    {2085, NPU_FRONT_ACL},
+    {2097, NPU_FRONT_ACL},
+    {2109, NPU_FRONT_ACL},
+    {2126, NPU_FRONT_ACL},
+    {2141, NPU_FRONT_ACL},
+    {2161, NPU_FRONT_ACL},
+    {2191, NPU_FRONT_ACL},
+    {2205, NPU_FRONT_ACL},
+    {2224, NPU_FRONT_ACL},
+    {2246, NPU_FRONT_ACL},
+    {2265, NPU_FRONT_ACL},
+    {2287, NPU_FRONT_ACL},
+    {2314, NPU_FRONT_ACL},
+    {2334, NPU_FRONT_ACL},
+    {2359, NPU_FRONT_ACL},
+    {2376, NPU_FRONT_ACL},
+    {2398, NPU_FRONT_ACL},
+    {2421, NPU_FRONT_ACL},
+    {2444, NPU_FRONT_ACL},
+    {2464, NPU_FRONT_ACL},
+    {2482, NPU_FRONT_ACL},
+    {2494, NPU_FRONT_ACL},
+    {2508, NPU_FRONT_ACL},
+    {2528, NPU_FRONT_ACL},
+    {2558, NPU_FRONT_ACL},
+    {2589, NPU_FRONT_ACL},
+    {2613, NPU_FRONT_ACL},
+    {2631, NPU_FRONT_ACL},
+    {2651, NPU_FRONT_ACL},
+    {2679, NPU_FRONT_ACL},
+    {2698, NPU_FRONT_ACL},
+    {2722, NPU_FRONT_ACL},
+    {2745, NPU_FRONT_ACL},
+    {2779, NPU_FRONT_ACL},
+    {2796, NPU_FRONT_ACL},
+    {2819, NPU_FRONT_ACL},
+    {2839, NPU_FRONT_ACL},
+    {2860, NPU_FRONT_ACL},
+    {2889, NPU_FRONT_ACL},
+    {2921, NPU_FRONT_ACL},
+    {2935, NPU_FRONT_ACL},
+    {2954, NPU_FRONT_ACL},
+    {2975, NPU_FRONT_ACL},
+    {2997, NPU_FRONT_ACL},
+    {3018, NPU_FRONT_ACL},
+    {3042, NPU_FRONT_ACL},
+    {3067, NPU_FRONT_ACL},
+    {3095, NPU_FRONT_ACL},
+    {3124, NPU_FRONT_ACL},
+    {3140, NPU_FRONT_ACL},
+    {3161, NPU_FRONT_ACL},
+    {3183, NPU_FRONT_ACL},
+    {3208, NPU_FRONT_ACL},
+    {3239, NPU_FRONT_ACL},
+    {3266, NPU_FRONT_ACL},
+    {3292, NPU_FRONT_ACL},
+    {3321, NPU_FRONT_ACL},
+    {3350, NPU_FRONT_ACL},
+    {3372, NPU_FRONT_ACL},
+    {3394, NPU_FRONT_ACL},
+    {3417, NPU_FRONT_ACL},
+    {3442, NPU_FRONT_ACL},
+    {3465, NPU_FRONT_ACL},
+    {3486, NPU_FRONT_ACL},
+    {3511, NPU_FRONT_ACL},
+    {3534, NPU_FRONT_ACL},
+    {3552, NPU_FRONT_ACL},
+    {3571, NPU_FRONT_ACL},
+    {3587, NPU_FRONT_ACL},
+    {3605, NPU_FRONT_ACL},
+    {3628, NPU_FRONT_ACL},
+    {3646, NPU_FRONT_ACL},
+    {3678, NPU_FRONT_ACL},
+    {3712, NPU_FRONT_ACL},
+    {3746, NPU_FRONT_ACL},
+    {3782, NPU_FRONT_ACL},
+    {3814, NPU_FRONT_ACL},
+    {3848, NPU_FRONT_ACL},
+    {3881, NPU_FRONT_ACL},
+    {3904, NPU_FRONT_ACL},
+    {3918, NPU_FRONT_ACL},
+    {3937, NPU_FRONT_ACL},
+    {3958, NPU_FRONT_ACL},
+    {3976, NPU_FRONT_ACL},
+    {3993, NPU_FRONT_ACL},
+    {4017, NPU_FRONT_ACL},
+    {4042, NPU_FRONT_ACL},
+    {4072, NPU_FRONT_ACL},
+    {4093, NPU_FRONT_ACL},
+    {4114, NPU_FRONT_ACL},
+    {4135, NPU_FRONT_ACL},
+    {4156, NPU_FRONT_ACL},
+    {4179, NPU_FRONT_ACL},
+    {4198, NPU_FRONT_ACL},
+    {4225, NPU_FRONT_ACL},
+    {4250, NPU_FRONT_ACL},
+    {4282, NPU_FRONT_ACL},
+    {4308, NPU_FRONT_ACL},
+    {4328, NPU_FRONT_ACL},
+    {4357, NPU_FRONT_ACL},
+    {4379, NPU_FRONT_ACL},
+    {4412, NPU_FRONT_ACL},
+    {4448, NPU_FRONT_ACL},
+    {4474, NPU_FRONT_ACL},
+    {4502, NPU_FRONT_ACL},
+    {4524, NPU_FRONT_ACL},
+    {4546, NPU_FRONT_ACL},
+    {4577, NPU_FRONT_ACL},
+    {4592, NPU_FRONT_ACL},
+    {4612, NPU_FRONT_ACL},
+    {4636, NPU_FRONT_ACL},
+    {4652, NPU_FRONT_ACL},
+    {4667, NPU_FRONT_ACL},
+    {4694, NPU_FRONT_ACL},
+    {4718, NPU_FRONT_ACL},
+    {4742, NPU_FRONT_ACL},
+    {4760, NPU_FRONT_ACL},
+    {4779, NPU_FRONT_ACL},
+    {4800, NPU_FRONT_ACL},
+    {4822, NPU_FRONT_ACL},
+    {4840, NPU_FRONT_ACL},
+    {4864, NPU_FRONT_ACL},
+    {4881, NPU_FRONT_ACL},
+    {4897, NPU_FRONT_ACL},
+    {4919, NPU_FRONT_ACL},
+    {4938, NPU_FRONT_ACL},
+    {4972, NPU_FRONT_ACL},
+    {4997, NPU_FRONT_ACL},
+    {5016, NPU_FRONT_ACL},
+    {5036, NPU_FRONT_ACL},
+    {5056, NPU_FRONT_ACL},
+    {5079, NPU_FRONT_ACL},
+    {5104, NPU_FRONT_ACL},
+    {5141, NPU_FRONT_ACL},
+    {5177, NPU_FRONT_ACL},
+    {5209, NPU_FRONT_ACL},
+    {5233, NPU_FRONT_ACL},
+    {5250, NPU_FRONT_ACL},
+    {5273, NPU_FRONT_ACL},
+    {5296, NPU_FRONT_ACL},
+    {5321, NPU_FRONT_ACL},
+    {5344, NPU_FRONT_ACL},
+    {5367, NPU_FRONT_ACL},
+    {5392, NPU_FRONT_ACL},
+    {5425, NPU_FRONT_ACL},
+    {5460, NPU_FRONT_ACL},
+    {5487, NPU_FRONT_ACL},
+    {5504, NPU_FRONT_ACL},
+    {5518, NPU_FRONT_ACL},
+    {5536, NPU_FRONT_ACL},
+    {5557, NPU_FRONT_ACL},
+    {5579, NPU_FRONT_ACL},
+    {5603, NPU_FRONT_ACL},
+    {5621, NPU_FRONT_ACL},
+    {5639, NPU_FRONT_ACL},
+    {5660, NPU_FRONT_ACL},
+    {5681, NPU_FRONT_ACL},
+    {5701, NPU_FRONT_ACL},
+    {5721, NPU_FRONT_ACL},
+    {5737, NPU_FRONT_ACL},
+    {5757, NPU_FRONT_ACL},
+    {5777, NPU_FRONT_ACL},
+    {5793, NPU_FRONT_ACL},
+    {5812, NPU_FRONT_ACL},
+    {5831, NPU_FRONT_ACL},
+    {5844, NPU_FRONT_ACL},
+    {5858, NPU_FRONT_ACL},
+    {5882, NPU_FRONT_ACL},
+    {5903, NPU_FRONT_ACL},
+    {5928, NPU_FRONT_ACL},
+    {5948, NPU_FRONT_ACL},
+    {5968, NPU_FRONT_ACL},
+    {5985, NPU_FRONT_ACL},
+    {6004, NPU_FRONT_ACL},
+    {6026, NPU_FRONT_ACL},
+    {6050, NPU_FRONT_ACL},
+    {6074, NPU_FRONT_ACL},
+    {6091, NPU_FRONT_ACL},
+    {6114, NPU_FRONT_ACL},
+    {6138, NPU_FRONT_ACL},
+    {6157, NPU_FRONT_ACL},
+    {6189, NPU_FRONT_ACL},
+    {6211, NPU_FRONT_ACL},
+    {6235, NPU_FRONT_ACL},
+    {6258, NPU_FRONT_ACL},
+    {6282, NPU_FRONT_ACL},
+    {6317, NPU_FRONT_ACL},
+    {6338, NPU_FRONT_ACL},
+    {6361, NPU_FRONT_ACL},
+    {6380, NPU_FRONT_ACL},
+    {6399, NPU_FRONT_ACL},
+    {6422, NPU_FRONT_ACL},
+    {6456, NPU_FRONT_ACL},
+    {6477, NPU_FRONT_ACL},
+    {6493, NPU_FRONT_ACL},
+    {6509, NPU_FRONT_ACL},
+    {6537, NPU_FRONT_ACL},
+    {6563, NPU_FRONT_ACL},
+    {6594, NPU_FRONT_ACL},
+    {6623, NPU_FRONT_ACL},
+    {6642, NPU_FRONT_ACL},
+    {6661, NPU_FRONT_ACL},
+    {6677, NPU_FRONT_ACL},
+    {6694, NPU_FRONT_ACL},
+    {6715, NPU_FRONT_ACL},
+    {6731, NPU_FRONT_ACL},
+    {6747, NPU_FRONT_ACL},
+    {6761, NPU_FRONT_ACL},
+    {6793, NPU_FRONT_ACL},
+    {6827, NPU_FRONT_ACL},
+    {6842, NPU_FRONT_ACL},
+    {6856, NPU_FRONT_ACL},
+    {6875, NPU_FRONT_ACL},
+    {6894, NPU_FRONT_ACL},
+    {6919, NPU_FRONT_ACL},
+    {6939, NPU_FRONT_ACL},
+    {6960, NPU_FRONT_ACL},
+    {6976, NPU_FRONT_ACL},
+    {7000, NPU_FRONT_ACL},
+    {7026, NPU_FRONT_ACL},
+    {7054, NPU_FRONT_ACL},
+    {7084, NPU_FRONT_ACL},
+    {7102, NPU_FRONT_ACL},
+    {7132, NPU_FRONT_ACL},
+    {7162, NPU_FRONT_ACL},
+    {7191, NPU_FRONT_ACL},
+    {7220, NPU_FRONT_ACL},
+    {7248, NPU_FRONT_ACL},
+    {7276, NPU_FRONT_ACL},
+    {7291, NPU_FRONT_ACL},
+    {7311, NPU_FRONT_ACL},
+    {7341, NPU_FRONT_ACL},
+    {7372, NPU_FRONT_ACL},
+    {7407, NPU_FRONT_ACL},
+    {7441, NPU_FRONT_ACL},
+    {7470, NPU_FRONT_ACL},
+    {7498, NPU_FRONT_ACL},
+    {7528, NPU_FRONT_ACL},
+    {7559, NPU_FRONT_ACL},
+    {7592, NPU_FRONT_ACL},
+    {7612, NPU_FRONT_ACL},
+    {7637, NPU_FRONT_ACL},
+    {7657, NPU_FRONT_ACL},
+    {7685, NPU_FRONT_ACL},
+    {7713, NPU_FRONT_ACL},
+    {7745, NPU_FRONT_ACL},
+    {7770, NPU_FRONT_ACL},
+    {7798, NPU_FRONT_ACL},
+    {7814, NPU_FRONT_ACL},
+    {7835, NPU_FRONT_ACL},
+    {7855, NPU_FRONT_ACL},
+    {7871, NPU_FRONT_ACL},
+    {7893, NPU_FRONT_ACL},
+    {7921, NPU_FRONT_ACL},
+    {7935, NPU_FRONT_ACL},
+    {7960, NPU_FRONT_ACL},
+    {7989, NPU_FRONT_ACL},
+    {8009, NPU_FRONT_ACL},
+    {8039, NPU_FRONT_ACL},
+    {8060, NPU_FRONT_ACL},
+    {8090, NPU_FRONT_ACL},
+    {8110, NPU_FRONT_ACL},
+    {8130, NPU_FRONT_ACL},
+    {8155, NPU_FRONT_ACL},
+    {8176, NPU_FRONT_ACL},
+    {8193, NPU_FRONT_ACL},
+    {8211, NPU_FRONT_ACL},
+    {8229, NPU_FRONT_ACL},
+    {8254, NPU_FRONT_ACL},
+    {8281, NPU_FRONT_ACL},
+    {8308, NPU_FRONT_ACL},
+    {8336, NPU_FRONT_ACL},
+    {8366, NPU_FRONT_ACL},
+    {8398, NPU_FRONT_ACL},
+    {8423, NPU_FRONT_ACL},
+    {8452, NPU_FRONT_ACL},
+    {8478, NPU_FRONT_ACL},
+    {8501, NPU_FRONT_ACL},
+    {8528, NPU_FRONT_ACL},
+    {8554, NPU_FRONT_ACL},
+    {8591, NPU_FRONT_ACL},
+    {8614, NPU_FRONT_ACL},
+    {8638, NPU_FRONT_ACL},
+    {8669, NPU_FRONT_ACL},
+    {8711, NPU_FRONT_ACL},
+    {8744, NPU_FRONT_ACL},
+    {8768, NPU_FRONT_ACL},
+    {8783, NPU_FRONT_ACL},
+    {8812, NPU_FRONT_ACL},
+    {8846, NPU_FRONT_ACL},
+    {8870, NPU_FRONT_ACL},
+    {8894, NPU_FRONT_ACL},
+    {8913, NPU_FRONT_ACL},
+    {8938, NPU_FRONT_ACL},
+    {8964, NPU_FRONT_ACL},
+    {8991, NPU_FRONT_ACL},
+    {9024, NPU_FRONT_ACL},
+    {9056, NPU_FRONT_ACL},
+    {9095, NPU_FRONT_ACL},
+    {9139, NPU_FRONT_ACL},
+    {9162, NPU_FRONT_ACL},
+    {9188, NPU_FRONT_ACL},
+    {9213, NPU_FRONT_ACL},
+    {9232, NPU_FRONT_ACL},
+    {9252, NPU_FRONT_ACL},
+    {9272, NPU_FRONT_ACL},
+    {9292, NPU_FRONT_ACL},
+    {9316, NPU_FRONT_ACL},
+    {9338, NPU_FRONT_ACL},
+    {9357, NPU_FRONT_ACL},
+    {9369, NPU_FRONT_ACL},
+    {9385, NPU_FRONT_ACL},
+    {9402, NPU_FRONT_ACL},
+    {9422, NPU_FRONT_ACL},
+    {9443, NPU_FRONT_ACL},
+    {9456, NPU_FRONT_ACL},
+    {9468, NPU_FRONT_ACL},
+    {9497, NPU_FRONT_ACL},
+    {9527, NPU_FRONT_ACL},
+    {9549, NPU_FRONT_ACL},
+    {9573, NPU_FRONT_ACL},
+    {9594, NPU_FRONT_ACL},
+    {9610, NPU_FRONT_ACL},
+    {9630, NPU_FRONT_ACL},
+    {9647, NPU_FRONT_ACL},
+    {9667, NPU_FRONT_ACL},
+    {9684, NPU_FRONT_ACL},
+    {9702, NPU_FRONT_ACL},
+    {9718, NPU_FRONT_ACL},
+    {9739, NPU_FRONT_ACL},
+    {9757, NPU_FRONT_ACL},
+    {9774, NPU_FRONT_ACL},
+    {9797, NPU_FRONT_ACL},
+    {9819, NPU_FRONT_ACL},
+    {9842, NPU_FRONT_ACL},
+    {9866, NPU_FRONT_ACL},
+    {9885, NPU_FRONT_ACL},
+    {9905, NPU_FRONT_ACL},
+    {9933, NPU_FRONT_ACL},
+    {9945, NPU_FRONT_ACL},
+    {9959, NPU_FRONT_ACL},
+    {9971, NPU_FRONT_ACL},
+    {9982, NPU_FRONT_ACL},
+    {10000, NPU_FRONT_ACL},
+    {10017, NPU_FRONT_ACL},
+    {10031, NPU_FRONT_ACL},
+    {10050, NPU_FRONT_ACL},
+    {10066, NPU_FRONT_ACL},
+    {10076, NPU_FRONT_ACL},
+    {10092, NPU_FRONT_ACL},
+    {10105, NPU_FRONT_ACL},
+    {10123, NPU_FRONT_ACL},
+    {10141, NPU_FRONT_ACL},
+    {10157, NPU_FRONT_ACL},
+    {10179, NPU_FRONT_ACL},
+    {10198, NPU_FRONT_ACL},
+    {10212, NPU_FRONT_ACL},
+    {10232, NPU_FRONT_ACL},
+    {10254, NPU_FRONT_ACL},
+    {10277, NPU_FRONT_ACL},
+    {10302, NPU_FRONT_ACL},
+    {10327, NPU_FRONT_HAL},
+    {10339, NPU_FRONT_HAL},
+    {10350, NPU_FRONT_HAL},
+    {10363, NPU_FRONT_HAL},
+    {10386, NPU_FRONT_HAL},
+    {10400, NPU_FRONT_HAL},
+    {10416, NPU_FRONT_HAL},
+    {10426, NPU_FRONT_HAL},
+    {10436, NPU_FRONT_HAL},
+    {10446, NPU_FRONT_HAL},
+    {10458, NPU_FRONT_HAL},
+    {10470, NPU_FRONT_HAL},
+    {10482, NPU_FRONT_HAL},
+    {10501, NPU_FRONT_HAL},
+    {10523, NPU_FRONT_HAL},
+    {10544, NPU_FRONT_HAL},
+    {10562, NPU_FRONT_HAL},
+    {10575, NPU_FRONT_HAL},
+    {10589, NPU_FRONT_HAL},
+    {10618, NPU_FRONT_HAL},
+    {10628, NPU_FRONT_HAL},
+    {10640, NPU_FRONT_HAL},
+    {10656, NPU_FRONT_HAL},
+    {10672, NPU_FRONT_HAL},
+    {10703, NPU_FRONT_HAL},
+    {10743, NPU_FRONT_HAL},
+    {10773, NPU_FRONT_HAL},
+    {10805, NPU_FRONT_HAL},
+    {10837, NPU_FRONT_HAL},
+    {10871, NPU_FRONT_HAL},
+    {10901, NPU_FRONT_HAL},
+    {10922, NPU_FRONT_HAL},
+    {10944, NPU_FRONT_HAL},
+    {10965, NPU_FRONT_HAL},
+    {10984, NPU_FRONT_HAL},
+    {11010, NPU_FRONT_HAL},
+    {11030, NPU_FRONT_HAL},
+    {11051, NPU_FRONT_HAL},
+    {11072, NPU_FRONT_HAL},
+    {11088, NPU_FRONT_HAL},
+    {11105, NPU_FRONT_HAL},
+    {11121, NPU_FRONT_HAL},
+    {11139, NPU_FRONT_HAL},
+    {11159, NPU_FRONT_HAL},
+    {11183, NPU_FRONT_HAL},
+    {11211, NPU_FRONT_HAL},
+    {11231, NPU_FRONT_HAL},
+    {11253, NPU_FRONT_HAL},
+    {11280, NPU_FRONT_HAL},
+    {11299, NPU_FRONT_HAL},
+    {11316, NPU_FRONT_HAL},
+    {11329, NPU_FRONT_HAL},
+    {11342, NPU_FRONT_HAL},
+    {11363, NPU_FRONT_HAL},
+    {11388, NPU_FRONT_HAL},
+    {11413, NPU_FRONT_HAL},
+    {11432, NPU_FRONT_HAL},
+    {11449, NPU_FRONT_HAL},
+    {11466, NPU_FRONT_HAL},
+    {11489, NPU_FRONT_HAL},
+    {11512, NPU_FRONT_HAL},
+    {11529, NPU_FRONT_HAL},
+    {11544, NPU_FRONT_HAL},
+    {11559, NPU_FRONT_HAL},
+    {11573, NPU_FRONT_HAL},
+    {11591, NPU_FRONT_HAL},
+    {11612, NPU_FRONT_HAL},
+    {11633, NPU_FRONT_HAL},
+    {11655, NPU_FRONT_HAL},
+    {11678, NPU_FRONT_HAL},
+    {11697, NPU_FRONT_HAL},
+    {11717, NPU_FRONT_HAL},
+    {11734, NPU_FRONT_HAL},
+    {11752, NPU_FRONT_HAL},
+    {11784, NPU_FRONT_HAL},
+    {11797, NPU_FRONT_HAL},
+    {11809, NPU_FRONT_HAL},
+    {11828, NPU_FRONT_HAL},
+    {11847, NPU_FRONT_HAL},
+    {11865, NPU_FRONT_HAL},
+    {11883, NPU_FRONT_HAL},
+    {11902, NPU_FRONT_HAL},
+    {11917, NPU_FRONT_HAL},
+    {11936, NPU_FRONT_HAL},
+    {11959, NPU_FRONT_HAL},
+    {11979, NPU_FRONT_HAL},
+    {11992, NPU_FRONT_HAL},
+    {12007, NPU_FRONT_HAL},
+    {12023, NPU_FRONT_HAL},
+    {12039, NPU_FRONT_HAL},
+    {12055, NPU_FRONT_HAL},
+    {0, NPU_FRONT_ACL},
+    {0, NPU_FRONT_ACL},
+    {0, NPU_FRONT_ACL},
+    {0, NPU_FRONT_ACL},
+    {0, NPU_FRONT_ACL},
+    {0, NPU_FRONT_ACL},
+    {0, NPU_FRONT_ACL},
+    {0, NPU_FRONT_ACL},
+    {0, NPU_FRONT_ACL},
+    {0, NPU_FRONT_ACL},
+    {0, NPU_FRONT_ACL},
+    {0, NPU_FRONT_ACL},
+    {0, NPU_FRONT_ACL},
+    {0, NPU_FRONT_ACL},
+    {0, NPU_FRONT_ACL},
+    {0, NPU_FRONT_ACL},
+    {0, NPU_FRONT_ACL},
+    {0, NPU_FRONT_ACL},
+    {0, NPU_FRONT_ACL},
+    {12068, NPU_FRONT_RT},
+    {12098, NPU_FRONT_RT},
+    {12111, NPU_FRONT_RT},
+    {12127, NPU_FRONT_RT},
+    {12149, NPU_FRONT_RT},
+    {12161, NPU_FRONT_RT},
+    {12177, NPU_FRONT_RT},
+    {12200, NPU_FRONT_RT},
+    {12212, NPU_FRONT_RT},
+    {12225, NPU_FRONT_RT},
+    {12245, NPU_FRONT_RT},
+    {12267, NPU_FRONT_RT},
+    {12284, NPU_FRONT_RT},
+    {12303, NPU_FRONT_RT},
+    {12325, NPU_FRONT_RT},
+    {12353, NPU_FRONT_RT},
+    {12376, NPU_FRONT_RT},
+    {12400, NPU_FRONT_RT},
+    {12424, NPU_FRONT_RT},
+    {12439, NPU_FRONT_RT},
+    {12457, NPU_FRONT_RT},
+    {12471, NPU_FRONT_RT},
+    {12486, NPU_FRONT_RT},
+    {12502, NPU_FRONT_RT},
+    {12518, NPU_FRONT_RT},
+    {12529, NPU_FRONT_RT},
+    {12544, NPU_FRONT_RT},
+    {12560, NPU_FRONT_RT},
+    {12580, NPU_FRONT_RT},
+    {12600, NPU_FRONT_RT},
+    {12617, NPU_FRONT_RT},
+    {12629, NPU_FRONT_RT},
+    {12653, NPU_FRONT_RT},
+    {12675, NPU_FRONT_RT},
+    {12695, NPU_FRONT_RT},
+    {12707, NPU_FRONT_RT},
+    {12721, NPU_FRONT_RT},
+    {12738, NPU_FRONT_RT},
+    {12758, NPU_FRONT_RT},
+    {12789, NPU_FRONT_RT},
+    {12807, NPU_FRONT_RT},
+    {12821, NPU_FRONT_RT},
+    {12834, NPU_FRONT_RT},
+    {12850, NPU_FRONT_RT},
+    {12875, NPU_FRONT_RT},
+    {12895, NPU_FRONT_RT},
+    {12919, NPU_FRONT_RT},
+    {12938, NPU_FRONT_RT},
+    {12957, NPU_FRONT_RT},
+    {12978, NPU_FRONT_RT},
+    {12999, NPU_FRONT_RT},
+    {13018, NPU_FRONT_RT},
+    {13035, NPU_FRONT_RT},
+    {13052, NPU_FRONT_RT},
+    {13068, NPU_FRONT_RT},
+    {13087, NPU_FRONT_RT},
+    {13101, NPU_FRONT_RT},
+    {13123, NPU_FRONT_RT},
+    {13147, NPU_FRONT_RT},
+    {13162, NPU_FRONT_RT},
+    {13176, NPU_FRONT_RT},
+    {13189, NPU_FRONT_RT},
+    {13208, NPU_FRONT_RT},
+    {13238, NPU_FRONT_RT},
+    {13251, NPU_FRONT_RT},
+    {13274, NPU_FRONT_RT},
+    {13293, NPU_FRONT_RT},
+    {13312, NPU_FRONT_RT},
+    {13332, NPU_FRONT_RT},
+    {13348, NPU_FRONT_RT},
+    {13364, NPU_FRONT_RT},
+    {13379, NPU_FRONT_RT},
+    {13399, NPU_FRONT_RT},
+    {13420, NPU_FRONT_RT},
+    {13433, NPU_FRONT_RT},
+    {13448, NPU_FRONT_RT},
+    {13473, NPU_FRONT_RT},
+    {13493, NPU_FRONT_RT},
+    {13510, NPU_FRONT_RT},
+    {13526, NPU_FRONT_RT},
+    {13547, NPU_FRONT_RT},
+    {13565, NPU_FRONT_RT},
+    {13585, NPU_FRONT_RT},
+    {13616, NPU_FRONT_RT},
+    {13630, NPU_FRONT_RT},
+    {13656, NPU_FRONT_RT},
+    {13682, NPU_FRONT_RT},
+    {13696, NPU_FRONT_RT},
+    {13717, NPU_FRONT_RT},
+    {13736, NPU_FRONT_RT},
+    {13759, NPU_FRONT_RT},
+    {13787, NPU_FRONT_RT},
+    {13817, NPU_FRONT_RT},
+    {13846, NPU_FRONT_RT},
+    {13879, NPU_FRONT_RT},
+    {13899, NPU_FRONT_RT},
+    {13919, NPU_FRONT_RT},
+    {13941, NPU_FRONT_RT},
+    {13960, NPU_FRONT_RT},
+    {13975, NPU_FRONT_RT},
+    {14000, NPU_FRONT_RT},
+    {14027, NPU_FRONT_RT},
+    {14050, NPU_FRONT_RT},
+    {14075, NPU_FRONT_RT},
+    {14103, NPU_FRONT_RT},
+    {14121, NPU_FRONT_RT},
+    {14138, NPU_FRONT_RT},
+    {14154, NPU_FRONT_RT},
+    {14174, NPU_FRONT_RT},
+    {14189, NPU_FRONT_RT},
+    {14210, NPU_FRONT_RT},
+    {14233, NPU_FRONT_RT},
+    {14253, NPU_FRONT_RT},
+    {14271, NPU_FRONT_RT},
+    {14293, NPU_FRONT_RT},
+    {14322, NPU_FRONT_RT},
+    {14351, NPU_FRONT_RT},
+    {14373, NPU_FRONT_RT},
+    {14396, NPU_FRONT_RT},
+    {14408, NPU_FRONT_RT},
+    {14419, NPU_FRONT_RT},
+    {14436, NPU_FRONT_RT},
+    {14453, NPU_FRONT_RT},
+    {14471, NPU_FRONT_RT},
+    {14489, NPU_FRONT_RT},
+    {14507, NPU_FRONT_RT},
+    {14524, NPU_FRONT_RT},
+    {14533, NPU_FRONT_RT},
+    {14550, NPU_FRONT_RT},
+    {14559, NPU_FRONT_RT},
+    {14566, NPU_FRONT_RT},
+    {14579, NPU_FRONT_RT},
+    {14590, NPU_FRONT_RT},
+    {14608, NPU_FRONT_RT},
+    {14630, NPU_FRONT_RT},
+    {14655, NPU_FRONT_RT},
+    {14673, NPU_FRONT_RT},
+    {14688, NPU_FRONT_RT},
+    {14701, NPU_FRONT_RT},
+    {14716, NPU_FRONT_RT},
+    {14730, NPU_FRONT_RT},
+    {14746, NPU_FRONT_RT},
+    {14757, NPU_FRONT_RT},
+    {14773, NPU_FRONT_RT},
+    {14782, NPU_FRONT_RT},
+    {14796, NPU_FRONT_RT},
+    {14811, NPU_FRONT_RT},
+    {14833, NPU_FRONT_RT},
+    {14852, NPU_FRONT_RT},
+    {14872, NPU_FRONT_RT},
+    {14892, NPU_FRONT_RT},
+    {14907, NPU_FRONT_RT},
+    {14916, NPU_FRONT_RT},
+    {14927, NPU_FRONT_RT},
+    {14942, NPU_FRONT_RT},
+    {14957, NPU_FRONT_RT},
+    {14988, NPU_FRONT_RT},
+    {15019, NPU_FRONT_RT},
+    {15052, NPU_FRONT_RT},
+    {15081, NPU_FRONT_RT},
+    {15112, NPU_FRONT_RT},
+    {15142, NPU_FRONT_RT},
+    {15157, NPU_FRONT_RT},
+    {15177, NPU_FRONT_RT},
+    {15191, NPU_FRONT_RT},
+    {15204, NPU_FRONT_RT},
+    {15232, NPU_FRONT_RT},
+    {15271, NPU_FRONT_RT},
+    {15286, NPU_FRONT_RT},
+    {15301, NPU_FRONT_RT},
+    {15322, NPU_FRONT_RT},
+    {15344, NPU_FRONT_RT},
+    {15355, NPU_FRONT_RT},
+    {15373, NPU_FRONT_RT},
+    {15395, NPU_FRONT_RT},
+    {15414, NPU_FRONT_RT},
+    {15433, NPU_FRONT_RT},
+    {15448, NPU_FRONT_RT},
+    {15474, NPU_FRONT_RT},
+    {15502, NPU_FRONT_RT},
+    {15524, NPU_FRONT_RT},
+    {15541, NPU_FRONT_RT},
+    {15573, NPU_FRONT_RT},
+    {15586, NPU_FRONT_RT},
+    {15607, NPU_FRONT_RT},
+    {15630, NPU_FRONT_RT},
+    {15651, NPU_FRONT_RT},
+    {15678, NPU_FRONT_RT},
+    {15705, NPU_FRONT_RT},
+    {15733, NPU_FRONT_RT},
+    {15761, NPU_FRONT_RT},
+    {15787, NPU_FRONT_RT},
+    {15817, NPU_FRONT_RT},
+    {15847, NPU_FRONT_RT},
+    {15869, NPU_FRONT_RT},
+    {15896, NPU_FRONT_RT},
+    {15910, NPU_FRONT_RT},
+    {15923, NPU_FRONT_RT},
+    {15943, NPU_FRONT_RT},
+    {15959, NPU_FRONT_RT},
+    {15976, NPU_FRONT_RT},
+    {15992, NPU_FRONT_RT},
+    {16014, NPU_FRONT_RT},
+    {16029, NPU_FRONT_RT},
+    {16049, NPU_FRONT_RT},
+    {16071, NPU_FRONT_RT},
+    {16092, NPU_FRONT_RT},
+    {16114, NPU_FRONT_RT},
+    {16146, NPU_FRONT_RT},
+    {16165, NPU_FRONT_RT},
+    {16189, NPU_FRONT_RT},
+    {16208, NPU_FRONT_RT},
+    {16236, NPU_FRONT_RT},
+    {16254, NPU_FRONT_RT},
+    {16272, NPU_FRONT_RT},
+    {16293, NPU_FRONT_RT},
+    {16310, NPU_FRONT_RT},
+    {16333, NPU_FRONT_RT},
+    {16356, NPU_FRONT_RT},
+    {16366, NPU_FRONT_RT},
+    {16396, NPU_FRONT_RT},
+    {16410, NPU_FRONT_RT},
+    {16434, NPU_FRONT_RT},
+    {16450, NPU_FRONT_RT},
+    {16467, NPU_FRONT_RT},
+    {16485, NPU_FRONT_RT},
+    {16508, NPU_FRONT_RT},
+    {16526, NPU_FRONT_RT},
+    {16540, NPU_FRONT_RT},
+    {16561, NPU_FRONT_RT},
+    {16586, NPU_FRONT_RT},
+    {16602, NPU_FRONT_RT},
+    {16624, NPU_FRONT_RT},
+    {16639, NPU_FRONT_RT},
+    {16660, NPU_FRONT_RT},
+    {16682, NPU_FRONT_RT},
+    {16698, NPU_FRONT_RT},
+    {16722, NPU_FRONT_RT},
+    {16751, NPU_FRONT_RT},
+    {16769, NPU_FRONT_RT},
+    {16785, NPU_FRONT_RT},
+    {16807, NPU_FRONT_RT},
+    {16829, NPU_FRONT_RT},
+    {16854, NPU_FRONT_RT},
+    {16869, NPU_FRONT_RT},
+    {16891, NPU_FRONT_RT},
+    {16911, NPU_FRONT_RT},
+    {16936, NPU_FRONT_RT},
+    {16959, NPU_FRONT_RT},
+    {16975, NPU_FRONT_RT},
+    {16991, NPU_FRONT_RT},
+    {17012, NPU_FRONT_RT},
+    {17035, NPU_FRONT_RT},
+    {17056, NPU_FRONT_RT},
+    {17087, NPU_FRONT_RT},
+    {17121, NPU_FRONT_RT},
+    {17146, NPU_FRONT_RT},
+    {17172, NPU_FRONT_RT},
+    {17186, NPU_FRONT_RT},
+    {17209, NPU_FRONT_RT},
+    {17231, NPU_FRONT_RT},
+    {17253, NPU_FRONT_RT},
+    {17270, NPU_FRONT_RT},
+    {17288, NPU_FRONT_RT},
+    {17303, NPU_FRONT_RT},
+    {17322, NPU_FRONT_RT},
+    {17350, NPU_FRONT_RT},
+    {17373, NPU_FRONT_RT},
+    {17404, NPU_FRONT_RT},
+    {17433, NPU_FRONT_RT},
+    {17459, NPU_FRONT_RT},
+    {17477, NPU_FRONT_RT},
+    {17497, NPU_FRONT_RT},
+    {17528, NPU_FRONT_RT},
+    {17550, NPU_FRONT_RT},
+    {17574, NPU_FRONT_RT},
+    {17601, NPU_FRONT_RT},
+    {17625, NPU_FRONT_RT},
+    {17655, NPU_FRONT_RT},
+    {17689, NPU_FRONT_RT},
+    {17704, NPU_FRONT_RT},
+    {17727, NPU_FRONT_RT},
+    {17753, NPU_FRONT_RT},
+    {17781, NPU_FRONT_RT},
+    {17808, NPU_FRONT_RT},
+    {17826, NPU_FRONT_RT},
+    {17849, NPU_FRONT_RT},
+    {17869, NPU_FRONT_RT},
+    {17884, NPU_FRONT_RT},
+    {17903, NPU_FRONT_RT},
+    {17915, NPU_FRONT_RT},
+    {17936, NPU_FRONT_RT},
+    {17957, NPU_FRONT_RT},
+    {17973, NPU_FRONT_RT},
+    {17988, NPU_FRONT_RT},
+    {18004, NPU_FRONT_RT},
+    {18029, NPU_FRONT_RT},
+    {18055, NPU_FRONT_RT},
+    {18067, NPU_FRONT_RT},
+    {18089, NPU_FRONT_RT},
+    {18105, NPU_FRONT_RT},
+    {18121, NPU_FRONT_RT},
+    {18135, NPU_FRONT_RT},
+    {18158, NPU_FRONT_RT},
+    {18179, NPU_FRONT_RT},
+    {18192, NPU_FRONT_RT},
+    {18214, NPU_FRONT_RT},
+    {18238, NPU_FRONT_RT},
+    {18262, NPU_FRONT_RT},
+    {18287, NPU_FRONT_RT},
+    {18314, NPU_FRONT_RT},
+    {18343, NPU_FRONT_RT},
+    {18377, NPU_FRONT_RT},
+    {18410, NPU_FRONT_RT},
+    {18427, NPU_FRONT_RT},
+    {18448, NPU_FRONT_RT},
+    {18470, NPU_FRONT_RT},
+    {18486, NPU_FRONT_RT},
+    {18503, NPU_FRONT_RT},
+    {18520, NPU_FRONT_RT},
+    {18537, NPU_FRONT_RT},
+    {18558, NPU_FRONT_RT},
+    {18579, NPU_FRONT_RT},
+    {18598, NPU_FRONT_RT},
+    {18617, NPU_FRONT_RT},
+    {18637, NPU_FRONT_RT},
+    {18658, NPU_FRONT_RT},
+    {18674, NPU_FRONT_RT},
+    {18700, NPU_FRONT_RT},
+    {18731, NPU_FRONT_RT},
+    {18752, NPU_FRONT_RT},
+    {18769, NPU_FRONT_RT},
+    {18781, NPU_FRONT_RT},
+    {18798, NPU_FRONT_RT},
+    {18814, NPU_FRONT_RT},
+    {18832, NPU_FRONT_RT},
+    {18863, NPU_FRONT_RT},
+    {18896, NPU_FRONT_RT},
+    {18910, NPU_FRONT_RT},
+    {18934, NPU_FRONT_RT},
+    {18962, NPU_FRONT_RT},
+    {18982, NPU_FRONT_RT},
+    {19010, NPU_FRONT_RT},
+    {19027, NPU_FRONT_RT},
+    {19053, NPU_FRONT_RT},
+    {19067, NPU_FRONT_RT},
+    {19082, NPU_FRONT_RT},
+    {19103, NPU_FRONT_RT},
+    {19124, NPU_FRONT_RT},
+    {19154, NPU_FRONT_RT},
+    {19173, NPU_FRONT_RT},
+    {19199, NPU_FRONT_RT},
+    {19227, NPU_FRONT_RT},
+    {19259, NPU_FRONT_RT},
+    {19290, NPU_FRONT_RT},
+    {19304, NPU_FRONT_RT},
+    {19324, NPU_FRONT_RT},
+    {19348, NPU_FRONT_RT},
+    {19371, NPU_FRONT_RT},
+    {19405, NPU_FRONT_RT},
+    {19420, NPU_FRONT_RT},
+    {19438, NPU_FRONT_RT},
 };
 const int npu_front_nsyms = 928;
 void *npu_front_fns[928];
