@@ -5,7 +5,8 @@
 # both sample the same stretch of a host whose speed drifts). Prints, per
 # phase, the median of the rounds' medians and their range, in ms:
 # exec_to_main, aclInit, SetDevice, Malloc, total (start_to_first_malloc_ms),
-# teardown (free, reset, aclFinalize), lifetime (spawn to reaped), threads.
+# teardown (free, reset, aclFinalize), lifetime (spawn to reaped), threads,
+# faults (the child's page faults) and cpu (its CPU time, ms).
 #   bench/compare-startup.sh BASE_LIB_DIR NEW_LIB_DIR
 # Run from the repository root after `make lib`; needs cc.
 set -eu
@@ -22,7 +23,7 @@ for r in $(seq 1 "${ROUNDS:-7}"); do
   done
 done
 printf "%-13s %22s %22s\n" phase "base: median (range)" "new: median (range)"
-for ph in exec_to_main aclInit SetDevice Malloc total teardown lifetime threads; do
+for ph in exec_to_main aclInit SetDevice Malloc total teardown lifetime threads faults cpu; do
   line=$(printf "%-13s" $ph)
   for v in base new; do
     line+=$(awk -v v=$v -v ph=$ph '$1 == v && $2 == ph { print $4 }' "$B/out" | sort -n |

@@ -10,7 +10,10 @@
  *   SetDevice, Malloc, total (spawn to the first allocation: npuemu_bench's
  *   start_to_first_malloc_ms), teardown (aclrtFree, aclrtResetDevice,
  *   aclFinalize), lifetime (spawn to the parent reaping the exited child),
- *   threads
+ *   threads, and from the reaped child's resource usage: faults (page
+ *   faults, minor and major) and cpu (user + system time, ms, all its
+ *   threads: steadier than the wall-clock phases on a host whose load
+ *   moves)
  *
  *   startup_phases N LABEL     one line per phase: "LABEL PHASE median M p25 A p75 B ms"
  * bench/startup.sh runs it on 2 CPUs and on all, with the kernel's TLB
@@ -21,15 +24,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 extern char **environ;
 
-enum { MAXN = 2000, PHASES = 8 };
-static const char *names[PHASES] = {"exec_to_main", "aclInit", "SetDevice", "Malloc",
-                                    "total",        "teardown", "lifetime", "threads"};
+enum { MAXN = 2000, PHASES = 10 };
+static const char *names[PHASES] = {"exec_to_main", "aclInit",  "SetDevice", "Malloc", "total",
+                                    "teardown",     "lifetime", "threads",   "faults", "cpu"};
+static const char *units[PHASES] = {"ms", "ms", "ms", "ms", "ms", "ms", "ms", "threads", "faults", "ms"};
 
 static double now_ns(void) {
     struct timespec t;
@@ -102,7 +107,8 @@ int main(int argc, char **argv) {
         int st = 0;
         double a[5];
         int th = 0;
-        pid_t w = waitpid(pid, &st, 0);
+        struct rusage ru;
+        pid_t w = wait4(pid, &st, 0, &ru);
         double reaped = now_ns();
         if (w < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 ||
             sscanf(buf, "%lf %lf %lf %lf %lf %d", &a[0], &a[1], &a[2], &a[3], &a[4], &th) != 6) {
@@ -117,11 +123,13 @@ int main(int argc, char **argv) {
         v[5][i] = (a[4] - a[3]) / 1e6;
         v[6][i] = (reaped - t0) / 1e6;
         v[7][i] = th;
+        v[8][i] = (double)(ru.ru_minflt + ru.ru_majflt);
+        v[9][i] = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
     }
     for (int k = 0; k < PHASES; k++) {
         qsort(v[k], n, sizeof v[k][0], cmp);
         printf("%s %s median %.3f p25 %.3f p75 %.3f %s\n", argv[2], names[k], v[k][n / 2], v[k][n / 4],
-               v[k][3 * n / 4], k == PHASES - 1 ? "threads" : "ms");
+               v[k][3 * n / 4], units[k]);
     }
     return 0;
 }
