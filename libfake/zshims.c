@@ -1899,7 +1899,7 @@ void *npu_pt_fns[928];
 
 /* The rt* calls of ACL functions that cross into libruntime.so in the
  * split layout (shimgen's routes); stack.c fills npu_route_fns with the
- * interposed definitions it finds (npu_route_name). */
+ * interposed definitions it finds (route i is named at npu_route_offs[i]). */
 const char npu_route_names[] =
     "\0"
     "rtSetDevice\0"

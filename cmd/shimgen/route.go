@@ -410,7 +410,7 @@ func routeOf(name string) (route, int, bool) {
 func genRouteTable(b *bytes.Buffer) {
 	b.WriteString("\n/* The rt* calls of ACL functions that cross into libruntime.so in the\n" +
 		" * split layout (shimgen's routes); stack.c fills npu_route_fns with the\n" +
-		" * interposed definitions it finds (npu_route_name). */\n")
+		" * interposed definitions it finds (route i is named at npu_route_offs[i]). */\n")
 	names := make([]string, len(routes))
 	for i, r := range routes {
 		names[i] = r.rt
