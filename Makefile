@@ -18,9 +18,9 @@ all: lib
 # first call (docs/internals.md "The C boundary").
 #
 # RELR: where the linker and the C library support packed relative
-# relocations (binutils >= 2.38, glibc >= 2.36), the ~40 000 pointers the
+# relocations (binutils >= 2.38, glibc >= 2.36), the ~33 000 pointers the
 # loader fixes up in the Go core at every process start are described in
-# 14 KB instead of 1 MB (docs/benchmarks.md, seventeenth session). Probed
+# 12 KB instead of 800 KB (docs/benchmarks.md, seventeenth session). Probed
 # here, so that an older toolchain builds the plain form.
 FRONT_SRC    := $(wildcard libfake/front/*.c)
 RELR         := $(shell t=$$(mktemp); printf 'static int x; int *p = &x;\n' | $(CC) -shared -fPIC -x c - -o $$t -Wl,-z,pack-relative-relocs -Wl,--fatal-warnings 2>/dev/null && echo -Wl,-z,pack-relative-relocs; rm -f $$t)

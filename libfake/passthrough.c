@@ -430,8 +430,6 @@ static _Atomic unsigned char *pt_told_sym; /* by index; allocated at load */
 static __thread char *pt_symmsg;
 #define PT_SYMMSG 512
 
-#define recent_idx npu_pt_idx_recent
-#define applog_idx npu_pt_idx_applog
 static int32_t pt_fail_code[2]; /* set by npu_pt_fail_all: the codes every call returns */
 
 /* pt_recent stands in for aclGetRecentErrMsg when the vendor's ACL library
@@ -467,7 +465,7 @@ void npu_pt_fail_all(int32_t acl, int32_t drv, const char *why) {
     for (int lib = 0; lib < 2; lib++) snprintf(pt_err[lib], sizeof pt_err[lib], "%s", why);
     pt_fail_code[0] = acl;
     pt_fail_code[1] = drv;
-    if (recent_idx >= 0) npu_pt_fns[recent_idx] = (void *)pt_recent;
+    if (npu_pt_idx_recent >= 0) npu_pt_fns[npu_pt_idx_recent] = (void *)pt_recent;
     npu_pt_on = 1;
     npu_hooks = 1;
 }
@@ -478,14 +476,14 @@ int npu_applog_hook(aclLogLevel level, const char *func, const char *file, uint3
     npu_call c;
     npu_call_begin(&c);
     if (npu_pt_on) {
-        void *f = applog_idx >= 0 ? npu_pt_fns[applog_idx] : NULL;
+        void *f = npu_pt_idx_applog >= 0 ? npu_pt_fns[npu_pt_idx_applog] : NULL;
         if (f)
             ((__typeof__(&aclAppLog))f)(level, func, file, line, "%s", text);
         else
-            npu_pt_fail(applog_idx);
+            npu_pt_fail(npu_pt_idx_applog);
     }
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, applog_idx);
+        npu_tr *t = npu_tr_start(&c, npu_pt_idx_applog);
         NPU_TR_ARG(t, "logLevel", level);
         npu_tr_str(t, "func", func);
         npu_tr_str(t, "file", file);
@@ -542,7 +540,7 @@ static void pt_load(void) {
         int lib = npu_pt_syms[i].lib;
         if (lib != NPU_LIB_OTHER && h[lib]) npu_pt_fns[i] = dlsym(h[lib], npu_pt_name(i));
     }
-    if (!pt_loaded[NPU_LIB_ACL] && recent_idx >= 0) npu_pt_fns[recent_idx] = (void *)pt_recent;
+    if (!pt_loaded[NPU_LIB_ACL] && npu_pt_idx_recent >= 0) npu_pt_fns[npu_pt_idx_recent] = (void *)pt_recent;
 }
 
 __attribute__((constructor)) static void npu_hooks_init(void) {
@@ -562,7 +560,7 @@ __attribute__((constructor)) static void npu_hooks_init(void) {
             for (int lib = 0; lib < 2; lib++)
                 snprintf(pt_err[lib], sizeof pt_err[lib],
                          "npuemu: NPUEMU_MODE=%s is not a mode (emulator, passthrough); every call fails", mode);
-            if (recent_idx >= 0) npu_pt_fns[recent_idx] = (void *)pt_recent;
+            if (npu_pt_idx_recent >= 0) npu_pt_fns[npu_pt_idx_recent] = (void *)pt_recent;
         }
     }
     npu_hooks = npu_pt_on || npu_tr_on;
