@@ -98,6 +98,15 @@ func KernelTask(k Kernel, spec KernelSpec) Task {
 	return Task{kind: kindKernel, kern: k, ks: spec}
 }
 
+// ResetKernel makes *t KernelTask(k, *spec) in place: the composite
+// form builds the Task in a temporary and copies it over (~85
+// instructions of a launch loop's launch; a slot of a run is reused, so
+// it must be cleared whole).
+func (t *Task) ResetKernel(k Kernel, spec *KernelSpec) {
+	*t = Task{}
+	t.kind, t.kern, t.ks = kindKernel, k, *spec
+}
+
 // SetKernel makes t (a zero Task) KernelTask(k, spec) and returns its
 // spec for the caller to fill in place: a launch's description is then
 // written once, not built and copied twice (launch + synchronize's path).

@@ -70,6 +70,25 @@ func (k *testKernel) each(t *testing.T, want int32) {
 	}
 }
 
+// TestResetKernel: a reused slot becomes exactly KernelTask(k, spec) —
+// nothing of the task it held before stays (a kept sequence number would
+// make the next submission skip numbering it).
+func TestResetKernel(t *testing.T) {
+	k := newKernel(3)
+	spec := KernelSpec{Blocks: 3, Kind: CoreVector, BlockCost: 7}
+	slot := CopyTask(1, 2, 3, 0)
+	slot.Number(42)
+	slot.ResetKernel(k, &spec)
+	assert.Equal(t, KernelTask(k, spec), slot)
+	assert.Zero(t, slot.Seq())
+
+	d := newDev(t, Config{CubeCores: 2, VectorCores: 4})
+	q := newQ(t, d, 0)
+	require.NoError(t, q.Submit(slot))
+	require.NoError(t, q.Synchronize(-1))
+	k.each(t, 1)
+}
+
 func TestKernelRunsEveryBlockOnce(t *testing.T) {
 	for _, tc := range []struct {
 		name   string

@@ -67,7 +67,7 @@ func (q *RunQueue) AddImage(f *Function, l *Launch, img []byte, blocks uint32, c
 		q.fail(err)
 		return
 	}
-	q.tasks[q.k] = tsfw.KernelTask(l, spec)
+	q.tasks[q.k].ResetKernel(l, &spec)
 	q.add(l)
 }
 

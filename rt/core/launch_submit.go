@@ -237,7 +237,7 @@ func prepareRunLaunch(t *Thread, fn string, s *Stream, f *Function, a *Args, ah 
 	if err := prepareLaunch(t, fn, s, f, l, img, blocks, cfg, cr); err != nil {
 		return nil, err
 	}
-	*task = tsfw.KernelTask(l, rs.spec)
+	task.ResetKernel(l, &rs.spec)
 	return l, nil
 }
 
