@@ -87,16 +87,16 @@ func genFront(syms []abi.Symbol) ([]byte, error) {
 	b.WriteString("/* The forwarders name deprecated functions too. */\n")
 	b.WriteString("#pragma GCC diagnostic ignored \"-Wdeprecated-declarations\"\n\n")
 	b.WriteString("/* Every symbol of abi.Symbols() by index (npu_front_name); name 0: not\n * the front's (DSMI). */\n")
-	names := make([]string, len(syms))
-	for i, s := range syms {
-		if frontKinds[s.Lib] != "" && shimLibs[s.Lib] {
-			names[i] = s.Name
+	// DSMI is not the front's: no name.
+	offs := writeNames(&b, "npu_front_names", len(syms), func(i int) string {
+		if frontKinds[syms[i].Lib] == "" || !shimLibs[syms[i].Lib] {
+			return ""
 		}
-	}
-	offs := writeNames(&b, "npu_front_names", names)
+		return syms[i].Name
+	})
 	b.WriteString("const npu_front_sym npu_front_syms[] = {\n")
 	for i, s := range syms {
-		if k := frontKinds[s.Lib]; names[i] != "" {
+		if k := frontKinds[s.Lib]; offs[i] != 0 {
 			fmt.Fprintf(&b, "    {%d, %s},\n", offs[i], k)
 		} else {
 			b.WriteString("    {0, NPU_FRONT_ACL},\n")

@@ -309,15 +309,16 @@ func genShims(syms []abi.Symbol, exp map[string]bool) ([]byte, error) {
 var libCodes = map[string]string{"acl": "NPU_LIB_ACL", "hal": "NPU_LIB_HAL", "rt": "NPU_LIB_ACL"}
 
 // writeNames writes the C array cname: one NUL, then every non-empty name
-// of names, each ended by a NUL. It returns each name's offset in the
-// array (0 for ""). The tables of names use these offsets, not pointers: a
-// pointer in a table is a relocation the loader applies, and a data page
-// it copies, at every process start.
-func writeNames(b *bytes.Buffer, cname string, names []string) []uint32 {
-	offs := make([]uint32, len(names))
+// of the n name(i), each ended by a NUL. It returns each name's offset in
+// the array (0 for ""). The tables of names use these offsets, not
+// pointers: a pointer in a table is a relocation the loader applies, and
+// a data page it copies, at every process start.
+func writeNames(b *bytes.Buffer, cname string, count int, name func(i int) string) []uint32 {
+	offs := make([]uint32, count)
 	fmt.Fprintf(b, "const char %s[] =\n    \"\\0\"", cname)
 	off := uint32(1)
-	for i, n := range names {
+	for i := range count {
+		n := name(i)
 		if n == "" {
 			continue
 		}
@@ -334,11 +335,7 @@ func writeNames(b *bytes.Buffer, cname string, names []string) []uint32 {
 func genTable(b *bytes.Buffer, syms []abi.Symbol) error {
 	b.WriteString("\n/* Every symbol of abi.Symbols() by index: passthrough.c resolves each name in\n" +
 		" * the vendor library of its lib into npu_pt_fns (npu_pt_name). */\n")
-	names := make([]string, len(syms))
-	for i, s := range syms {
-		names[i] = s.Name
-	}
-	offs := writeNames(b, "npu_pt_names", names)
+	offs := writeNames(b, "npu_pt_names", len(syms), func(i int) string { return syms[i].Name })
 	b.WriteString("const npu_pt_sym npu_pt_syms[] = {\n")
 	for i, s := range syms {
 		lib := libCodes[s.Lib]

@@ -411,11 +411,7 @@ func genRouteTable(b *bytes.Buffer) {
 	b.WriteString("\n/* The rt* calls of ACL functions that cross into libruntime.so in the\n" +
 		" * split layout (shimgen's routes); stack.c fills npu_route_fns with the\n" +
 		" * interposed definitions it finds (route i is named at npu_route_offs[i]). */\n")
-	names := make([]string, len(routes))
-	for i, r := range routes {
-		names[i] = r.rt
-	}
-	offs := writeNames(b, "npu_route_names", names)
+	offs := writeNames(b, "npu_route_names", len(routes), func(i int) string { return routes[i].rt })
 	b.WriteString("const uint32_t npu_route_offs[] = {\n")
 	for _, o := range offs {
 		fmt.Fprintf(b, "    %d,\n", o)
