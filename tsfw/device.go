@@ -708,7 +708,6 @@ func (d *Device) Close() {
 	}
 	d.closing = true
 	d.closeStart = time.Now()
-	d.startWatchdog() // abandons kernels that outlive closeGrace (watchdog.go)
 	for _, q := range d.queues {
 		q.closeInbox()
 		q.cancelWait() // value waits and callbacks would never return
@@ -724,6 +723,9 @@ func (d *Device) Close() {
 			}
 			break
 		}
+		// Only while Close waits: abandons kernels that outlive
+		// closeGrace (watchdog.go). A device closed idle starts none.
+		d.startWatchdog()
 		d.idle.Wait()
 	}
 	d.closed = true

@@ -59,3 +59,16 @@ func TestCloseAbandonsRunaway(t *testing.T) {
 	assert.Equal(t, 1, d.Abandoned())
 	assert.Error(t, q.Synchronize(0))
 }
+
+// A device closed with nothing running or queued starts no watchdog (a
+// goroutine and a ticker at the end of every process).
+func TestCloseIdleNoWatchdog(t *testing.T) {
+	d := NewDevice(Config{CubeCores: 1})
+	q, err := d.NewQueue(0)
+	require.NoError(t, err)
+	k := newKernel(1)
+	require.NoError(t, q.Submit(KernelTask(k, KernelSpec{Blocks: 1})))
+	require.NoError(t, q.Synchronize(-1))
+	d.Close()
+	assert.False(t, d.wdOn)
+}
