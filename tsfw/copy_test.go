@@ -109,3 +109,31 @@ func BenchmarkMemmove(b *testing.B) {
 		})
 	}
 }
+
+// An SDMA engine's goroutine starts with its first job: a device that
+// copies nothing starts none, serial copies use (and start) one.
+func TestEnginesStartOnFirstJob(t *testing.T) {
+	d := newDev(t, Config{SDMAEngines: 4})
+	started := func() (n int) {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		for _, e := range d.engines {
+			if e.started {
+				n++
+			}
+		}
+		return n
+	}
+	require.Len(t, d.engines, 4)
+	assert.Zero(t, started())
+	q := newQ(t, d, 0)
+	src, s := buf(t, 4096)
+	dst, ds := buf(t, 4096)
+	for i := range 3 {
+		pattern(src, byte(i))
+		require.NoError(t, q.Submit(CopyTask(ds, s, 4096, HostToDevice)))
+		require.NoError(t, q.Synchronize(-1))
+		require.True(t, reflect.DeepEqual(src, dst), "copy %d", i)
+	}
+	assert.Equal(t, 1, started())
+}

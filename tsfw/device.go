@@ -126,9 +126,10 @@ type Device struct {
 }
 
 type engine struct {
-	id  int
-	ch  chan struct{}
-	job job // written under Device.mu before the send on ch
+	id      int
+	ch      chan struct{}
+	started bool // its goroutine runs: started with its first job (Device.mu)
+	job     job  // written under Device.mu before the send on ch
 }
 
 type job struct {
@@ -173,12 +174,13 @@ func NewDevice(cfg Config) *Device {
 	d.tlID = d.traceID()
 	d.aic.init(cfg)
 	d.cost.cubeCores, d.cost.vectorCores = cfg.CubeCores, cfg.VectorCores
+	// An engine's goroutine starts with its first job (dispatch): a
+	// process that never queues a copy starts none, one that copies
+	// serially one (the free list is last in, first out).
 	for i := range cfg.SDMAEngines {
 		e := &engine{id: i, ch: make(chan struct{}, 1)}
 		d.engines = append(d.engines, e)
 		d.free = append(d.free, e)
-		d.wg.Add(1)
-		go d.engineLoop(e)
 	}
 	d.wg.Add(1)
 	go d.schedulerLoop()
@@ -470,6 +472,11 @@ func (d *Device) dispatch(q *Queue) bool {
 		e.job = job{q: q, t: *t}
 		q.inflight = true
 		d.inflight++
+		if !e.started {
+			e.started = true
+			d.wg.Add(1)
+			go d.engineLoop(e)
+		}
 		e.ch <- struct{}{} // buffered and empty: the engine was idle
 		return false
 	case kindHost:

@@ -39,8 +39,9 @@
 // is satisfied and, for copies and memsets, an SDMA engine is free.
 // Records, waits and resets complete inline; since that may expose a more
 // urgent head, the pass then restarts from priority 0. Copies go to one of
-// Config.SDMAEngines worker goroutines (real parallel memmoves); host tasks
-// each get a goroutine. So the submitting thread never waits for a
+// Config.SDMAEngines worker goroutines (real parallel memmoves; each
+// starts with its first job, so a process that queues no copy runs none);
+// host tasks each get a goroutine. So the submitting thread never waits for a
 // goroutine handoff: it at most hands a descriptor to an idle engine, and
 // an event record on an idle queue costs no handoff at all. Idle engines
 // spin a few Gosched rounds (a task often follows at once) then park on
