@@ -444,6 +444,7 @@ func (a *pkgAnalysis) isLockCall(se *ast.SelectorExpr) bool {
 func (a *pkgAnalysis) collect(body ast.Node, f *function) []*function {
 	var lits []*function
 	var stack []ast.Node
+	spawned := map[*ast.CallExpr]bool{} // the calls of go statements
 	block := func() ast.Node {
 		for i := len(stack) - 1; i >= 0; i-- {
 			switch stack[i].(type) {
@@ -472,7 +473,15 @@ func (a *pkgAnalysis) collect(body ast.Node, f *function) []*function {
 			}
 		case *ast.CompositeLit:
 			a.bindFields(n)
+		case *ast.GoStmt:
+			// A new goroutine holds none of its starter's locks: its
+			// function is not a call made under them (its arguments
+			// are evaluated here, and are visited).
+			spawned[n.Call] = true
 		case *ast.CallExpr:
+			if spawned[n] {
+				return true
+			}
 			var id *ast.Ident
 			switch fe := n.Fun.(type) {
 			case *ast.SelectorExpr:

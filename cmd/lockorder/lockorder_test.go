@@ -102,6 +102,23 @@ func TestAnalyzeFollowsHookTable(t *testing.T) {
 	assert.True(t, found, "core.mu -> fam.mu (through core.H.Drop) not found in %v", r.Edges)
 }
 
+// TestAnalyzeGoStatement: a goroutine started under a lock does not hold
+// it (testdata/hooks: core.Start starts work under mu, core.Run calls it,
+// core.StartOnly only starts it under otherMu).
+func TestAnalyzeGoStatement(t *testing.T) {
+	saved := Packages
+	Packages = []string{"./core", "./fam"}
+	defer func() { Packages = saved }()
+	r, err := Analyze("testdata/hooks")
+	require.NoError(t, err)
+	edges := map[string]bool{}
+	for _, e := range r.Edges {
+		edges[e.A+" -> "+e.B] = true
+	}
+	assert.True(t, edges["core.mu -> core.workMu"], "the call in Run: %v", r.Edges)
+	assert.False(t, edges["core.otherMu -> core.workMu"], "the go statement in StartOnly: %v", r.Edges)
+}
+
 // hasEdge reports whether the analysis finds lock b taken under lock a.
 func hasEdge(t *testing.T, a, b string) bool {
 	r, err := analysed()

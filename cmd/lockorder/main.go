@@ -1,7 +1,8 @@
 // Command lockorder prints the mutexes of the runtime, the driver and the
 // device model and every place one is taken while another is held, found
 // by reading the source (go/types; calls between the analysed packages
-// are followed, calls through function values and interfaces are not).
+// are followed, calls through function values and interfaces are not,
+// and a go statement's function is not a call of its starter).
 // docs/internals.md "Lock order" is the order they must respect; the test
 // of this package checks every edge against it.
 //

@@ -18,3 +18,35 @@ func Destroy() {
 	H.Drop()
 	mu.Unlock()
 }
+
+var workMu sync.Mutex
+
+// Start starts a goroutine under mu and calls work under mu: the call is an
+// edge mu -> workMu, the goroutine (which holds nothing of Start's) is not.
+func Start() {
+	mu.Lock()
+	go work()
+	go func() { work() }()
+	mu.Unlock()
+}
+
+// Run calls work under mu.
+func Run() {
+	mu.Lock()
+	work()
+	mu.Unlock()
+}
+
+var otherMu sync.Mutex
+
+// StartOnly only starts work's goroutine under otherMu: no edge.
+func StartOnly() {
+	otherMu.Lock()
+	go work()
+	otherMu.Unlock()
+}
+
+func work() {
+	workMu.Lock()
+	workMu.Unlock()
+}
