@@ -90,11 +90,7 @@ func TestAnalyzeSeesNesting(t *testing.T) {
 // taken there is seen under the caller's (testdata/hooks: core.Destroy
 // holds core.mu and calls the hook fam fills, which takes fam.mu).
 func TestAnalyzeFollowsHookTable(t *testing.T) {
-	saved := Packages
-	Packages = []string{"./core", "./fam"}
-	defer func() { Packages = saved }()
-	r, err := Analyze("testdata/hooks")
-	require.NoError(t, err)
+	r := analyseHooks(t)
 	var found bool
 	for _, e := range r.Edges {
 		found = found || e.A == "core.mu" && e.B == "fam.mu"
@@ -106,17 +102,24 @@ func TestAnalyzeFollowsHookTable(t *testing.T) {
 // it (testdata/hooks: core.Start starts work under mu, core.Run calls it,
 // core.StartOnly only starts it under otherMu).
 func TestAnalyzeGoStatement(t *testing.T) {
-	saved := Packages
-	Packages = []string{"./core", "./fam"}
-	defer func() { Packages = saved }()
-	r, err := Analyze("testdata/hooks")
-	require.NoError(t, err)
+	r := analyseHooks(t)
 	edges := map[string]bool{}
 	for _, e := range r.Edges {
 		edges[e.A+" -> "+e.B] = true
 	}
 	assert.True(t, edges["core.mu -> core.workMu"], "the call in Run: %v", r.Edges)
 	assert.False(t, edges["core.otherMu -> core.workMu"], "the go statement in StartOnly: %v", r.Edges)
+}
+
+// analyseHooks analyses the fixture testdata/hooks (packages core, fam).
+func analyseHooks(t *testing.T) *Result {
+	t.Helper()
+	saved := Packages
+	Packages = []string{"./core", "./fam"}
+	defer func() { Packages = saved }()
+	r, err := Analyze("testdata/hooks")
+	require.NoError(t, err)
+	return r
 }
 
 // hasEdge reports whether the analysis finds lock b taken under lock a.
