@@ -46,7 +46,7 @@ const (
 )
 
 // areaRules is the default rule of every area of acl-functions.tsv.
-var areaRules = sync.OnceValue(func() map[string]rule {
+func areaRules() map[string]rule {
 	m := map[string]rule{
 		"init":          notImplemented(coreWork),
 		"device":        notImplemented(coreWork),
@@ -88,12 +88,12 @@ var areaRules = sync.OnceValue(func() map[string]rule {
 	}
 	profAreaRules(m)
 	return m
-})
+}
 
 // symbolRules overrides areaRules for single symbols: what libfake
 // implements, and what the doc support lists (support_* columns of
 // acl-functions.tsv) deny to the Atlas A2 SoCs npuemu emulates by default.
-var symbolRules = sync.OnceValue(func() map[string]rule {
+func symbolRules() map[string]rule {
 	m := map[string]rule{
 		// Implemented in libfake.
 		"aclGetRecentErrMsg":   supported("message of the last failures, cleared by reading; per thread, or process-wide with err_msg_mode \"1\""),
@@ -544,13 +544,14 @@ var symbolRules = sync.OnceValue(func() map[string]rule {
 	}
 	profSymbolRules(m)
 	return m
-})
+}
 
 var support = sync.OnceValue(func() *abi.Table {
+	symbols, areas := symbolRules(), areaRules()
 	return abi.NewTable(func(s abi.Symbol) bool { return s.Lib == "acl" }, func(s abi.Symbol) abi.Entry {
-		r, ok := symbolRules()[s.Name]
+		r, ok := symbols[s.Name]
 		if !ok {
-			r, ok = areaRules()[s.Area]
+			r, ok = areas[s.Area]
 		}
 		if !ok {
 			// A new area in the spec without a rule: TestSupportRules fails.

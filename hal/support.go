@@ -43,7 +43,7 @@ const (
 )
 
 // areaRules is the default rule of every HAL area.
-var areaRules = sync.OnceValue(func() map[string]rule {
+func areaRules() map[string]rule {
 	return map[string]rule{
 		"mem":    notImplemented(memoryWork),
 		"device": notImplemented(deviceWork),
@@ -51,10 +51,10 @@ var areaRules = sync.OnceValue(func() map[string]rule {
 		"mbuf":   supported("the driver's shared buffers (hal/mbuf.go, docs/hal.md \"Buffers and queues\"); aclrt*Buf and rtMbuf* rest on them"),
 		"queue":  supported("FIFO queues of mbufs per device (hal/queue.go, docs/hal.md \"Buffers and queues\")"),
 	}
-})
+}
 
 // symbolRules overrides areaRules for single symbols.
-var symbolRules = sync.OnceValue(func() map[string]rule {
+func symbolRules() map[string]rule {
 	return map[string]rule{
 		"drvGetDevNum":             supported("number of emulated devices (NPUEMU_DEVICES)"),
 		"drvGetDevIDs":             supported("ids 0..n-1; physical ids equal logical ids"),
@@ -164,13 +164,14 @@ var symbolRules = sync.OnceValue(func() map[string]rule {
 		"halQueueDeQueue":                 supported("the front mbuf, owned by the caller again; empty DRV_ERROR_QUEUE_EMPTY"),
 		"halQueuePeek":                    supported("the front mbuf's data length (its chain summed); timeout 0 at once, > 0 ms, < 0 until an mbuf comes or the queue is destroyed"),
 	}
-})
+}
 
 var support = sync.OnceValue(func() *abi.Table {
+	symbols, areas := symbolRules(), areaRules()
 	return abi.NewTable(func(s abi.Symbol) bool { return s.Lib == "hal" || s.Lib == "dsmi" }, func(s abi.Symbol) abi.Entry {
-		r, ok := symbolRules()[s.Name]
+		r, ok := symbols[s.Name]
 		if !ok {
-			r, ok = areaRules()[s.Area]
+			r, ok = areas[s.Area]
 		}
 		if !ok {
 			// A new area in the spec without a rule: TestSupportRules fails.

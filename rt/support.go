@@ -26,7 +26,7 @@ func partial(note string) rule   { return rule{status: abi.Partial, note: note} 
 func unsupported(note string) rule { return rule{status: abi.Unsupported, note: note} }
 
 // symbolRules are the implemented rt* functions.
-var symbolRules = sync.OnceValue(func() map[string]rule {
+func symbolRules() map[string]rule {
 	return map[string]rule{
 		"rtMalloc":                       supported("device memory from halMemAlloc (crosses into the driver: a halMemAlloc hook sees it); pages by RT_MEMORY_POLICY_* bits"),
 		"rtFree":                         supported("rtMalloc/aclrtMalloc memory; halMemFree underneath"),
@@ -404,7 +404,7 @@ var symbolRules = sync.OnceValue(func() map[string]rule {
 		"rtsGetHardwareSyncAddr":           unsupported("the cross-core hardware synchronisation area is not modelled: host kernels synchronise with host atomics (aclrtGetHardwareSyncAddr refuses too)"),
 		"rtsProfTrace":                     unsupported("no stream-ordered profiling trace task is emulated: nothing would receive the record (aclrtProfTrace refuses too)"),
 	}
-})
+}
 
 // areaNotes say why the rest of an area is not there yet.
 var areaNotes = map[string]string{
@@ -414,8 +414,9 @@ var areaNotes = map[string]string{
 const otherNote = "not implemented yet by npuemu's rt layer (docs/stack.md lists what is); the aclrt* function of the same family works"
 
 var support = sync.OnceValue(func() *abi.Table {
+	symbols := symbolRules()
 	return abi.NewTable(func(s abi.Symbol) bool { return s.Lib == "rt" }, func(s abi.Symbol) abi.Entry {
-		r, ok := symbolRules()[s.Name]
+		r, ok := symbols[s.Name]
 		if !ok {
 			note := areaNotes[s.Area]
 			if note == "" {
