@@ -157,10 +157,18 @@ static int ensure(void) {
     return ok;
 }
 
+/* front_name is the name of symbol idx, NULL when it is not the front's
+ * (DSMI) or idx is out of range. */
+static const char *front_name(int idx) {
+    if (idx < 0 || idx >= npu_front_nsyms || npu_front_syms[idx].name == 0) return NULL;
+    return npu_front_names + npu_front_syms[idx].name;
+}
+
 void *npu_front_load(int idx) {
     if (!ensure() || idx < 0 || idx >= npu_front_nsyms) return NULL;
     void *f = __atomic_load_n(&npu_front_fns[idx], __ATOMIC_ACQUIRE);
-    if (f == NULL && npu_front_syms[idx].name != 0 && (f = dlsym(core, npu_front_names + npu_front_syms[idx].name)) != NULL)
+    const char *name = front_name(idx);
+    if (f == NULL && name != NULL && (f = dlsym(core, name)) != NULL)
         __atomic_store_n(&npu_front_fns[idx], f, __ATOMIC_RELEASE); /* (two threads store the same) */
     return f;
 }
@@ -176,8 +184,7 @@ static const char *reason(int idx, const char *name) {
     static char missing[PATH_MAX + 512]; /* a symbol missing from a loaded core: a build mismatch */
     if (atomic_load(&loading)) return "npuemu: called by its runtime core while the core is being loaded";
     if (atomic_load(&state) == -1 && why[0] != '\0') return why;
-    if (name == NULL && idx >= 0 && idx < npu_front_nsyms && npu_front_syms[idx].name != 0)
-        name = npu_front_names + npu_front_syms[idx].name;
+    if (name == NULL) name = front_name(idx);
     pthread_mutex_lock(&load_mu);
     snprintf(missing, sizeof missing, "npuemu: %s is not in the runtime core %s (rebuild emu/lib with `make lib`)",
              name ? name : "?", core_path);
