@@ -86,7 +86,7 @@ func genFront(syms []abi.Symbol) ([]byte, error) {
 	b.WriteString("\n#include \"front.h\"\n#include \"launchq.h\"\n\n")
 	b.WriteString("/* The forwarders name deprecated functions too. */\n")
 	b.WriteString("#pragma GCC diagnostic ignored \"-Wdeprecated-declarations\"\n\n")
-	b.WriteString("/* Every symbol of abi.Symbols() by index (npu_front_name); name 0: not\n * the front's (DSMI). */\n")
+	b.WriteString("/* Every symbol of abi.Symbols() by index, its name at npu_front_names +\n * name (front.c front_name); name 0: not the front's (DSMI). */\n")
 	// DSMI is not the front's: no name.
 	offs := writeNames(&b, "npu_front_names", len(syms), func(i int) string {
 		if frontKinds[syms[i].Lib] == "" || !shimLibs[syms[i].Lib] {

@@ -25,8 +25,8 @@
 /* The forwarders name deprecated functions too. */
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
-/* Every symbol of abi.Symbols() by index (npu_front_name); name 0: not
- * the front's (DSMI). */
+/* Every symbol of abi.Symbols() by index, its name at npu_front_names +
+ * name (front.c front_name); name 0: not the front's (DSMI). */
 const char npu_front_names[] =
     "\0"
     "aclFloat16ToFloat\0"
