@@ -104,7 +104,7 @@ func KernelTask(k Kernel, spec KernelSpec) Task {
 // it must be cleared whole).
 func (t *Task) ResetKernel(k Kernel, spec *KernelSpec) {
 	*t = Task{}
-	t.kind, t.kern, t.ks = kindKernel, k, *spec
+	*t.SetKernel(k) = *spec
 }
 
 // SetKernel makes t (a zero Task) KernelTask(k, spec) and returns its
