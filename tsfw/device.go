@@ -84,6 +84,12 @@ type Device struct {
 	doorbell chan struct{} // kicks the scheduler goroutine (cross-device waits, pacing)
 	quit     chan struct{}
 	wg       sync.WaitGroup
+	// sched is the scheduler goroutine's state (schedIdle, schedRunning,
+	// schedClosed): it starts with the first kick, so a device that is
+	// never kicked from outside starts none; schedDone closes when a
+	// started one returns.
+	sched     atomic.Int32
+	schedDone chan struct{}
 
 	mu sync.Mutex
 	// now is the virtual end of the latest completed task: written at
@@ -162,12 +168,13 @@ func NewDevice(cfg Config) *Device {
 		cfg.Name = "dev"
 	}
 	d := &Device{
-		cfg:      cfg,
-		cost:     cfg.Cost.withDefaults(),
-		epoch:    time.Now(),
-		doorbell: make(chan struct{}, 1),
-		quit:     make(chan struct{}),
-		sdmaFree: make([]time.Duration, cfg.SDMAEngines),
+		cfg:       cfg,
+		cost:      cfg.Cost.withDefaults(),
+		epoch:     time.Now(),
+		doorbell:  make(chan struct{}, 1),
+		quit:      make(chan struct{}),
+		schedDone: make(chan struct{}),
+		sdmaFree:  make([]time.Duration, cfg.SDMAEngines),
 	}
 	d.space.L = &d.mu
 	d.idle.L = &d.mu
@@ -182,8 +189,6 @@ func NewDevice(cfg Config) *Device {
 		d.engines = append(d.engines, e)
 		d.free = append(d.free, e)
 	}
-	d.wg.Add(1)
-	go d.schedulerLoop()
 	return d
 }
 
@@ -245,9 +250,20 @@ func poll(limit time.Duration, ready func() bool) bool {
 // yieldAfter is how long poll polls before it starts yielding.
 const yieldAfter = 5 * time.Microsecond
 
-// kick makes the scheduler goroutine run an arbitration pass. It never
-// blocks, so it may be called with any lock held.
+// The scheduler goroutine's states (Device.sched).
+const (
+	schedIdle    = iota // not started
+	schedRunning        // started; Close waits for schedDone
+	schedClosed         // Close has run: none starts
+)
+
+// kick makes the scheduler goroutine run an arbitration pass, starting it
+// on the first kick. It never blocks, so it may be called with any lock
+// held.
 func (d *Device) kick() {
+	if d.sched.Load() == schedIdle && d.sched.CompareAndSwap(schedIdle, schedRunning) {
+		go d.schedulerLoop()
+	}
 	select {
 	case d.doorbell <- struct{}{}:
 	default:
@@ -255,7 +271,7 @@ func (d *Device) kick() {
 }
 
 func (d *Device) schedulerLoop() {
-	defer d.wg.Done()
+	defer close(d.schedDone)
 	for {
 		select {
 		case <-d.doorbell:
@@ -748,6 +764,9 @@ func (d *Device) Close() {
 	close(d.quit)
 	d.mu.Unlock()
 	d.wg.Wait()
+	if d.sched.Swap(schedClosed) == schedRunning {
+		<-d.schedDone
+	}
 }
 
 // pending counts the tasks still queued on the device.

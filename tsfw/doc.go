@@ -33,7 +33,8 @@
 // whichever goroutine changed the state — the submitter when its task
 // becomes a queue's head, an SDMA engine or host goroutine when a task
 // completes, the device's scheduler goroutine when kicked from outside
-// (another device's event, a pacing timer). It takes queues in strict
+// (another device's event, a pacing timer; the goroutine starts with the
+// first kick, so a device nothing kicks runs none). It takes queues in strict
 // priority order (0 first) and, within one priority, in the submission
 // order of their head tasks; a head runs when it is ready: its event wait
 // is satisfied and, for copies and memsets, an SDMA engine is free.

@@ -72,3 +72,30 @@ func TestCloseIdleNoWatchdog(t *testing.T) {
 	d.Close()
 	assert.False(t, d.wdOn)
 }
+
+// The scheduler goroutine starts with the first kick, not with the device;
+// Close waits for a started one and a kick after Close starts none.
+func TestSchedulerStartsOnFirstKick(t *testing.T) {
+	d := NewDevice(Config{CubeCores: 1})
+	q, err := d.NewQueue(0)
+	require.NoError(t, err)
+	require.NoError(t, q.Submit(KernelTask(newKernel(1), KernelSpec{Blocks: 1})))
+	require.NoError(t, q.Synchronize(-1))
+	assert.Equal(t, int32(schedIdle), d.sched.Load(), "a device nothing kicked runs no scheduler goroutine")
+	d.kick()
+	assert.Equal(t, int32(schedRunning), d.sched.Load())
+	d.Close()
+	assert.Equal(t, int32(schedClosed), d.sched.Load())
+	select {
+	case <-d.schedDone:
+	default:
+		t.Fatal("Close returned before the scheduler goroutine")
+	}
+	d.kick()
+	assert.Equal(t, int32(schedClosed), d.sched.Load(), "a kick after Close starts nothing")
+
+	idle := NewDevice(Config{CubeCores: 1})
+	idle.Close()
+	idle.kick()
+	assert.Equal(t, int32(schedClosed), idle.sched.Load())
+}
