@@ -22,12 +22,18 @@ all: lib
 # loader fixes up in the Go core at every process start are described in
 # 12 KB instead of 800 KB (docs/benchmarks.md, seventeenth session). Probed
 # here, so that an older toolchain builds the plain form.
+#
+# PGO: the core is built with libfake/default.pgo, a CPU profile of the
+# launch workloads (bench/pgo.sh writes it): the Go compiler inlines the
+# calls hot there and devirtualises hot interface calls, ~7 % fewer
+# instructions on the launch path (docs/internals.md "Profile-guided
+# build"). -pgo=auto is the Go tool's default, named here to say so.
 FRONT_SRC    := $(wildcard libfake/front/*.c)
 RELR         := $(shell t=$$(mktemp); printf 'static int x; int *p = &x;\n' | $(CC) -shared -fPIC -x c - -o $$t -Wl,-z,pack-relative-relocs -Wl,--fatal-warnings 2>/dev/null && echo -Wl,-z,pack-relative-relocs; rm -f $$t)
 FRONT_CFLAGS := -shared -fPIC -O2 -Wall -Wextra -Werror -fvisibility=hidden -Wl,-z,nodelete $(RELR) -I emu/include -I emu/include/driver
 lib:
 	@mkdir -p $(LIB)
-	$(GO) build -buildmode=c-shared $(if $(RELR),-ldflags=-extldflags=$(RELR)) -o $(LIB)/libnpuemu_core.so ./libfake
+	$(GO) build -buildmode=c-shared -pgo=auto $(if $(RELR),-ldflags=-extldflags=$(RELR)) -o $(LIB)/libnpuemu_core.so ./libfake
 	@rm -f $(LIB)/libnpuemu_core.h $(LIB)/libnpuemu.h
 	$(CC) $(FRONT_CFLAGS) -o $(LIB)/libnpuemu.so $(FRONT_SRC) -ldl -lpthread
 	@cd $(LIB) && for n in $(SONAMES); do ln -sf libnpuemu.so $$n; done
