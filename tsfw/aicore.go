@@ -505,6 +505,7 @@ func (d *Device) laneLoop(l *lane) {
 		}
 	}()
 	runtime.LockOSThread()
+	spareP.Do(addSpareP) // threads.go
 	for {
 		if l.token.CompareAndSwap(true, false) {
 			d.runAsLane(l)

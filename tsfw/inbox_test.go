@@ -1,6 +1,8 @@
 package tsfw
 
 import (
+	"os"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -282,6 +284,32 @@ func TestParseThreads(t *testing.T) {
 		assert.Equal(t, tc.want, parseThreads(tc.v, tc.def), "%q", tc.v)
 	}
 	assert.GreaterOrEqual(t, HostThreads(), 1)
+}
+
+// The first lane leaves the runtime one P beyond the lanes (threads.go),
+// unless GOMAXPROCS is set in the environment.
+func TestSpareP(t *testing.T) {
+	for _, tc := range []struct {
+		env              string
+		cur, lanes, want int
+	}{
+		{"", 2, 2, 3}, // the default: as many Ps as lanes
+		{"", 16, 16, 17},
+		{"", 2, 16, 3}, // a cgroup's CPU limit below the CPUs: one more only
+		{"", 5, 4, 5},  // NPUEMU_THREADS below the Ps: a P is spare already
+		{"2", 2, 2, 2}, // the user's GOMAXPROCS stands
+		{"8", 8, 16, 8},
+	} {
+		assert.Equal(t, tc.want, spareProcs(tc.env, tc.cur, tc.lanes), "%+v", tc)
+	}
+	d := newDev(t, Config{CubeCores: 2})
+	q := newQ(t, d, 0)
+	require.NoError(t, q.Submit(KernelTask(newKernel(4), KernelSpec{Blocks: 4})))
+	require.NoError(t, q.Synchronize(-1))
+	if os.Getenv("GOMAXPROCS") == "" { // (the lane goroutine does it as it starts)
+		assert.Eventually(t, func() bool { return runtime.GOMAXPROCS(0) > HostThreads() },
+			10*time.Second, time.Millisecond, "a lane has started: a P beyond the lanes")
+	}
 }
 
 // TestResidentKernel: a kernel marked Resident gets a lane per granted core

@@ -53,3 +53,39 @@ func parseThreads(v string, def int) int {
 	}
 	return n
 }
+
+// A spare P. A lane runs a C kernel's blocks inside a cgo call, and the Go
+// runtime counts a P whose thread is in a cgo call as in a system call:
+// when every P is in one, its monitor thread (sysmon) takes them back
+// every 20 µs or so, waking another thread to hold each, which finds no
+// work and parks again. With as many lanes as Ps (the default, HostThreads
+// = the CPUs = GOMAXPROCS) a kernel using every lane kept the runtime's
+// threads waking thousands of times a second, each wake-up preempting a
+// lane on a CPU it needs (2 CPUs, a 40-block vector add: ~10 000
+// involuntary switches a second). While one P is idle the monitor leaves
+// a P in a cgo call alone for 10 ms and sleeps longer, so the first lane
+// to start gives the runtime one P more than lanes, unless GOMAXPROCS is
+// set in the environment (the user's choice stands). A P beyond the CPUs
+// costs nothing while idle; Go code can then run on one thread more than
+// there are CPUs. Setting GOMAXPROCS ends the runtime's own updates of it
+// (CPU-limit changes while the process runs).
+var spareP sync.Once
+
+// addSpareP raises GOMAXPROCS to spareProcs' answer.
+func addSpareP() {
+	cur := runtime.GOMAXPROCS(0)
+	if n := spareProcs(os.Getenv("GOMAXPROCS"), cur, HostThreads()); n != cur {
+		runtime.GOMAXPROCS(n)
+	}
+}
+
+// spareProcs returns the GOMAXPROCS for a process with lanes lanes: cur,
+// or cur+1 when cur leaves no P beyond the lanes and env (the GOMAXPROCS
+// variable) is empty. (One more, not lanes+1: a GOMAXPROCS below the
+// CPUs comes from a CPU limit of the process's cgroup, which stands.)
+func spareProcs(env string, cur, lanes int) int {
+	if env != "" || cur > lanes {
+		return cur
+	}
+	return cur + 1
+}
