@@ -15,7 +15,11 @@
  *        y: N synchronisations of an idle stream
  *        c: N 4 KiB synchronous host-to-device copies (aclrtMemcpy)
  *        m: 4 threads, each N launches into a stream of its own
- * Output, one line per repetition: "MODE wall VALUE UNIT cpu_ns NS".
+ *        v: N launches of the vector add (16 Mi floats, 40 blocks: the
+ *           host threads run the blocks) in a row, then a synchronisation
+ * Output, one line per repetition: "MODE wall VALUE UNIT cpu_ns NS
+ * ivcsw_per_s K": K is the process's involuntary context switches (every
+ * thread preempted by another) per second of wall time.
  */
 #include "acl/acl.h"
 #include <pthread.h>
@@ -45,6 +49,28 @@ static double cpu_ns(void) {
     return (u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e9 + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e3;
 }
 
+static long ivcsw(void) {
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_nivcsw;
+}
+
+/* vector_args: three 64 MiB device arrays for vadd (a and b zeroed) and
+ * their arguments, the element count last. */
+static aclrtArgsHandle vector_args(aclrtFuncHandle vf, size_t n) {
+    void *d[3];
+    aclrtArgsHandle va;
+    aclrtParamHandle p;
+    uint64_t nn = n;
+    for (int i = 0; i < 3; i++) CK(aclrtMalloc(&d[i], n * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST));
+    for (int i = 0; i < 2; i++) CK(aclrtMemset(d[i], n * sizeof(float), 0, n * sizeof(float)));
+    CK(aclrtKernelArgsInit(vf, &va));
+    for (int i = 0; i < 3; i++) CK(aclrtKernelArgsAppend(va, &d[i], sizeof d[i], &p));
+    CK(aclrtKernelArgsAppend(va, &nn, sizeof nn, &p));
+    CK(aclrtKernelArgsFinalize(va));
+    return va;
+}
+
 static aclrtFuncHandle f;
 static aclrtArgsHandle a;
 static aclrtContext ctx;
@@ -62,7 +88,7 @@ static void *mt(void *p) {
 
 int main(int argc, char **argv) {
     if (argc < 3 || getenv("KSO") == NULL) {
-        fprintf(stderr, "usage: KSO=bench_kernels.so %s e|s|h|l|d|n|y|c|m N [REPS]\n", argv[0]);
+        fprintf(stderr, "usage: KSO=bench_kernels.so %s e|s|h|l|d|n|y|c|m|v N [REPS]\n", argv[0]);
         return 2;
     }
     char mode = argv[1][0];
@@ -86,8 +112,18 @@ int main(int argc, char **argv) {
     CK(aclrtMemcpy(dargs, 64, &dev, sizeof dev, ACL_MEMCPY_HOST_TO_DEVICE));
     aclrtStream s;
     CK(aclrtCreateStream(&s));
+    const size_t vn = 16u << 20; /* mode v: the vector add's floats */
+    aclrtFuncHandle vf = NULL;
+    aclrtArgsHandle va = NULL;
+    if (mode == 'v') {
+        CK(aclrtBinaryGetFunction(bin, "vadd", &vf));
+        va = vector_args(vf, vn);
+        CK(aclrtLaunchKernelWithConfig(vf, 40, s, NULL, va, NULL)); /* first touch of c */
+        CK(aclrtSynchronizeStream(s));
+    }
     for (int r = 0; r < reps; r++) {
         double t0 = now_ns(), c0 = cpu_ns();
+        long v0 = ivcsw();
         switch (mode) {
         case 'e':
             for (int i = 0; i < n; i++) CK(aclrtLaunchKernelWithConfig(f, 1, s, NULL, a, NULL));
@@ -142,11 +178,17 @@ int main(int argc, char **argv) {
             n *= 4;
             break;
         }
+        case 'v': /* vector_add_40blk_16Mi_GBps's loop */
+            for (int i = 0; i < n; i++) CK(aclrtLaunchKernelWithConfig(vf, 40, s, NULL, va, NULL));
+            CK(aclrtSynchronizeStream(s));
+            printf("v wall %.2f GB/s", 3.0 * vn * sizeof(float) * n / (now_ns() - t0));
+            break;
         default:
             fprintf(stderr, "unknown mode %c\n", mode);
             return 2;
         }
-        printf(" cpu_ns %.0f\n", (cpu_ns() - c0) / n);
+        double wall = now_ns() - t0;
+        printf(" cpu_ns %.0f ivcsw_per_s %.0f\n", (cpu_ns() - c0) / n, (ivcsw() - v0) / (wall / 1e9));
         if (mode == 'm') n /= 4;
     }
     CK(aclrtDestroyStream(s));
