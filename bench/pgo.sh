@@ -12,19 +12,18 @@
 # lines, which pprof's symbolisation drops). SCALE (1) multiplies each
 # workload's operation count (about 30 s in all at 1 here).
 #   bench/pgo.sh
-# Run from the repository root after `make lib`; needs cc.
+# Run from the repository root after `make lib`; needs cc
+# (bench/launch-ab-lib.sh builds launch_ab).
 set -eu
 [ -e emu/lib/libnpuemu.so ] || { echo "$0: run make lib first" >&2; exit 2; }
-B=$(mktemp -d); trap 'rm -rf "$B"' EXIT
+. "$(dirname "$0")/launch-ab-lib.sh"
+prepare_launch_ab emu/lib emu/lib # B, launch_ab and the kernels (KSO)
 mkdir -p "$B/lib" "$B/prof"
 go build -buildmode=c-shared -pgo=off -o "$B/lib/libnpuemu_core.so" ./libfake
 rm -f "$B/lib/libnpuemu_core.h"
 cp emu/lib/libnpuemu.so "$B/lib/"
-(cd "$B/lib" && for n in libascendcl.so libacl_rt.so; do ln -sf libnpuemu.so $n; done)
-CC=${CC:-cc}
-$CC -O2 -Wall -Werror -I emu/include -o "$B/launch_ab" bench/c/launch_ab.c -L "$B/lib" -lascendcl -lpthread
-$CC -shared -fPIC -O3 -march=native -Wall -Werror -I emu/include bench/c/bench_kernels.c -o "$B/k.so"
-export KSO=$B/k.so LD_LIBRARY_PATH=$B/lib NPUEMU_NODE=$B/node
+vendor_names "$B/lib"
+export LD_LIBRARY_PATH=$B/lib NPUEMU_NODE=$B/node
 S=${SCALE:-1}
 # launch + synchronize (three argument forms), launch loops (three), an
 # idle synchronisation, small copies, four launching threads
