@@ -17,14 +17,14 @@ import "github.com/npuemu/npuemu/rt/core"
 // ClaimForSync claims the queue of stream sh for thread t when t is about
 // to launch into it and synchronise it with no timeout; it returns nil when
 // the stream does not resolve or is not synchronised (the synchronisation
-// then reports whatever is wrong). A non-nil result must be passed to
-// RunClaimed.
+// then reports whatever is wrong). A non-nil result must be run with
+// RunClaimed(t) on the same thread.
 func ClaimForSync(t *core.Thread, sh core.Handle) *core.Stream {
 	s, err := core.StreamLookup(t, "aclrtSynchronizeStream", sh)
 	if err != nil || s.Flags&core.NoSyncFlags != 0 {
 		return nil
 	}
-	s.SQ.Claim()
+	s.Claim(t)
 	return s
 }
 

@@ -55,7 +55,7 @@ func TestClaimedCrossingResolvesOnce(t *testing.T) {
 		require.NotNil(t, c)
 		_, err := HandOverLaunches(th, slow, blocks, s, c, a, 3)
 		require.NoError(t, err)
-		c.RunClaimed()
+		c.RunClaimed(th)
 		require.NoError(t, SynchronizeClaimed(th, c))
 		assert.Equal(t, 1, *n, "one resolution for the claim, the launches and the synchronisation")
 	})
@@ -65,7 +65,7 @@ func TestClaimedCrossingResolvesOnce(t *testing.T) {
 		require.NotNil(t, c)
 		_, err := HandOverLaunches(th, slow, blocks, s, nil, a, 3)
 		require.NoError(t, err)
-		c.RunClaimed()
+		c.RunClaimed(th)
 		require.NoError(t, core.SynchronizeStream(th, s, -1))
 		assert.Equal(t, 3, *n, "claim, launches and synchronisation each resolve")
 	})
@@ -76,7 +76,7 @@ func TestClaimedCrossingResolvesOnce(t *testing.T) {
 	// launch and the synchronisation fail as they did before.
 	c := ClaimForSync(th, s)
 	require.NotNil(t, c)
-	c.RunClaimed()
+	c.RunClaimed(th)
 	require.NoError(t, core.DestroyStream(th, s, false))
 	_, errCarried := HandOverLaunches(th, slow, 1, s, c, a, 1)
 	_, errEach := HandOverLaunches(th, slow, 1, s, nil, a, 1)
@@ -114,7 +114,7 @@ func BenchmarkClaimedLaunchSync(b *testing.B) {
 				if _, err := HandOverLaunches(th, f, 1, sh, on, a, 1); err != nil {
 					b.Fatal(err)
 				}
-				c.RunClaimed()
+				c.RunClaimed(th)
 				var err error
 				if carry {
 					err = SynchronizeClaimed(th, c)

@@ -41,15 +41,15 @@ func npulq_run(t *C.npu_thread, tid C.uint64_t, v *C.npu_lq_rec, n C.int, stream
 		}
 	}()
 	var claimed *core.Stream
+	var th *core.Thread
 	defer func() { // on a panic: the front's queue is released, the claim ends
 		if handing != nil {
 			released(launched, handing)
 		}
 		if claimed != nil {
-			claimed.RunClaimed()
+			claimed.RunClaimed(th)
 		}
 	}()
-	var th *core.Thread
 	if tid != 0 && (sync == nil || tid != t.id) {
 		th = core.ThreadByID(uint64(tid))
 	}
@@ -98,7 +98,7 @@ func npulq_run(t *C.npu_thread, tid C.uint64_t, v *C.npu_lq_rec, n C.int, stream
 	}
 	if c := claimed; c != nil {
 		claimed = nil
-		c.RunClaimed()
+		c.RunClaimed(th)
 		// The stream the claim resolved is carried to the
 		// synchronisation: one resolution per crossing.
 		caller := th

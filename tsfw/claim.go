@@ -32,17 +32,44 @@ func (q *Queue) Claim() {
 // the claim: what is left (a task that is not a kernel, a kernel waiting
 // for cores or run by a lane) goes back to the arbiter, and the caller
 // waits for it as usual.
-func (q *Queue) RunClaimed() {
+func (q *Queue) RunClaimed() { q.RunClaimedFor(nil) }
+
+// A ClaimRun is the kernel a claim's holder started ahead: SubmitClaimedPast
+// starts q's head kernel, with the caller as its lane, in the critical
+// section that queues the task, and RunClaimedFor runs it first, without
+// taking Device.mu again to start it (one lock less on a launch +
+// synchronize's path). The zero ClaimRun holds nothing; it belongs to one
+// thread's crossing, as the claim does.
+type ClaimRun struct{ l *lane }
+
+// SubmitClaimedPast is SubmitTaskPast by the holder of a claim of q whose
+// run c holds nothing yet: when q's head is a kernel that can start on the
+// caller once t is queued (as RunClaimed would start it), it is started
+// there and c holds it. A c that holds a kernel must be passed to
+// RunClaimedFor.
+func (q *Queue) SubmitClaimedPast(t *Task, c *ClaimRun) (id uint32, past bool, err error) {
+	id, err = q.submit(t, &past, c)
+	return id, past, err
+}
+
+// RunClaimedFor is RunClaimed for the holder of run c (SubmitClaimedPast;
+// nil: none): the kernel c holds runs first, and c holds nothing after.
+func (q *Queue) RunClaimedFor(c *ClaimRun) {
 	d := q.d
+	var l *lane
+	if c != nil {
+		l, c.l = c.l, nil
+	}
 	for {
-		d.mu.Lock()
-		l := d.startInline(q)
 		if l == nil {
-			q.endClaim()
+			d.mu.Lock()
+			if l = d.startInline(q); l == nil {
+				q.endClaim()
+				d.mu.Unlock()
+				return
+			}
 			d.mu.Unlock()
-			return
 		}
-		d.mu.Unlock()
 		// Each kernel that ends here starts q's next one in the same
 		// critical section while q holds tasks, and ends the claim there
 		// when none starts.

@@ -80,7 +80,7 @@ func (q *Queue) submitFast(t *Task) (id uint32, ok bool) {
 // SubmitTaskPast), which takes them as they would have been taken alone.
 func (q *Queue) SubmitRun(ts []Task) (last uint32, n int) {
 	if submitHook.Load() != nil || !q.in.live.Load() {
-		return 0, 0 // fault injection looks at each task (submitID)
+		return 0, 0 // fault injection looks at each task (submit)
 	}
 	k := 0
 	for k < len(ts) && ts[k].kind == kindKernel && ts[k].validate() == nil {

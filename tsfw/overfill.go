@@ -22,7 +22,7 @@ func (q *Queue) SubmitIDPast(t Task) (id uint32, past bool, err error) {
 
 // SubmitTaskPast is SubmitIDPast with the task by pointer (SubmitTask).
 func (q *Queue) SubmitTaskPast(t *Task) (id uint32, past bool, err error) {
-	id, err = q.submitID(t, &past)
+	id, err = q.submit(t, &past, nil)
 	return id, past, err
 }
 

@@ -89,18 +89,20 @@ func (q *Queue) Submit(t Task) error {
 // SubmitID is Submit that also returns the task's id: its 1-based position
 // in the queue's submission order, truncated to 32 bits (TaskError.TaskID
 // uses the same numbering).
-func (q *Queue) SubmitID(t Task) (uint32, error) { return q.submitID(&t, nil) }
+func (q *Queue) SubmitID(t Task) (uint32, error) { return q.submit(&t, nil, nil) }
 
 // SubmitTask is SubmitID with the task by pointer: *t is the caller's to
 // reuse once it returns (its times are written into it meanwhile). The
 // launch path builds a 224-byte task once and hands it down by pointer
 // rather than copying it at every layer.
-func (q *Queue) SubmitTask(t *Task) (uint32, error) { return q.submitID(t, nil) }
+func (q *Queue) SubmitTask(t *Task) (uint32, error) { return q.submit(t, nil, nil) }
 
-// submitID is SubmitTask; with past not nil it never waits for ring space,
+// submit is SubmitTask; with past not nil it never waits for ring space,
 // the ring growing past the queue depth instead, and sets *past when it
-// did (SubmitIDPast, overfill.go).
-func (q *Queue) submitID(t *Task, past *bool) (uint32, error) {
+// did (SubmitIDPast, overfill.go); with c not nil it starts q's head
+// kernel for the claim's holder in the same critical section
+// (SubmitClaimedPast, claim.go).
+func (q *Queue) submit(t *Task, past *bool, c *ClaimRun) (uint32, error) {
 	if err := t.validate(); err != nil {
 		return 0, err
 	}
@@ -189,6 +191,9 @@ func (q *Queue) submitID(t *Task, past *bool) (uint32, error) {
 	}
 	if q.count > 1 || !shortOK() {
 		q.openInbox() // not for a lone task (short.go)
+	}
+	if c != nil && c.l == nil {
+		c.l = d.startInline(q)
 	}
 	d.mu.Unlock()
 	return id, nil

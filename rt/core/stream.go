@@ -131,9 +131,26 @@ func (s *Stream) SetFailureMode(fn string, mode uint64) error {
 	return nil
 }
 
-// RunClaimed runs the kernels queued on s since ClaimForSync on the calling
+// Claim claims s's queue for t's synchronisation later in the same
+// crossing (acl.ClaimForSync): the arbiter leaves its kernels to t, and
+// the first kernel t's hand-over queues on s starts for t in the critical
+// section that queues it (QueueTask). Every Claim must be followed by one
+// RunClaimed on the same thread.
+func (s *Stream) Claim(t *Thread) {
+	s.SQ.Claim()
+	t.claim.s = s
+}
+
+// RunClaimed runs the kernels queued on s since t's Claim on the calling
 // thread, as far as they can start, and ends the claim.
-func (s *Stream) RunClaimed() { s.SQ.RunClaimed() }
+func (s *Stream) RunClaimed(t *Thread) {
+	if t.claim.s != s {
+		s.SQ.RunClaimed()
+		return
+	}
+	t.claim.s = nil
+	s.SQ.RunClaimedFor(&t.claim.run)
+}
 
 func CreateStream(t *Thread, fn string, out *Handle, priority, flags uint32) error {
 	if out == nil {

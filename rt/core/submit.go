@@ -80,7 +80,11 @@ func (s *Stream) QueueTask(t *Thread, fn string, task *tsfw.Task, x Queued) erro
 	var err error
 	if x.Handover != nil {
 		var past bool
-		id, past, err = s.SQ.SubmitTaskPast(task)
+		if t != nil && t.claim.s == s { // the kernel starts for t's synchronisation (Claim)
+			id, past, err = s.SQ.SubmitClaimedPast(task, &t.claim.run)
+		} else {
+			id, past, err = s.SQ.SubmitTaskPast(task)
+		}
 		if err == nil {
 			x.Handover.queued(s.SQ, id, past)
 		}

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/tsfw"
 )
 
 // Thread is the ACL state of one application thread: its current context,
@@ -33,6 +34,14 @@ type Thread struct {
 	// run: submission numbers reserved for the run of launches the
 	// thread is making (launch_seq.go).
 	run seqRun
+
+	// claim: the stream this thread claimed for a synchronisation in the
+	// same crossing (Stream.Claim) and the kernel its hand-over started
+	// ahead for it (tsfw.ClaimRun).
+	claim struct {
+		s   *Stream
+		run tsfw.ClaimRun
+	}
 }
 
 // shard is the shard of a binary's launch count t's launches go in.
