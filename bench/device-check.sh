@@ -6,7 +6,8 @@
 # of emu/lib with keys, without, and of BEFORE_LIBDIR), then
 # bench/startup.sh (start-up phases, teardown, and the TLB-shootdown and
 # call-function interrupts per start, on all CPUs and on two) of emu/lib
-# and of BEFORE_LIBDIR.
+# and of BEFORE_LIBDIR, then, where perf is installed, bench/startup-tlb.sh
+# (what sent those interrupts) on all CPUs and on two.
 #   OUT=DIR bench/device-check.sh [BEFORE_LIBDIR]
 # Here: `make lib`, and BEFORE_LIBDIR (an ignored folder, e.g. devrun/base)
 # holding an older build's libnpuemu.so and libnpuemu_core.so. The device
@@ -22,3 +23,9 @@ for d in emu/lib ${1:+"$1"}; do
   ROUNDS=${STARTUP_ROUNDS:-2} N=${STARTUP_N:-100} timeout "${STARTUP_S:-60}" bash bench/startup.sh "$d" |
     grep -E " (aclInit|total|teardown|lifetime) median|interrupts per start" | tee -a "$OUT/startup.txt"
 done
+if command -v perf >/dev/null; then
+  for c in "" 0,1; do
+    echo "== what interrupts the other CPUs at start-up, CPUs ${c:-all} (bench/startup-tlb.sh)"
+    CPUS=$c timeout 60 bash bench/startup-tlb.sh emu/lib | tee -a "$OUT/startup-tlb.txt"
+  done
+fi
