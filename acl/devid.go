@@ -1,7 +1,6 @@
 package acl
 
 import (
-	"crypto/sha1"
 	"fmt"
 	"strings"
 
@@ -234,12 +233,11 @@ var uuidSpace = [16]byte{0x0f, 0x6d, 0x0a, 0x43, 0x7a, 0x3c, 0x4b, 0x62, 0x9a, 0
 // uuidV5 is RFC 9562's name-based UUID with SHA-1 (version 5) of name in
 // space. Written here rather than taken from a UUID package: that one
 // brings the net package (and crypto/rand) into every process's library,
-// data the loader must relocate at every start.
+// data the loader must relocate at every start (and SHA-1 likewise,
+// devid_sha1.go).
 func uuidV5(space [16]byte, name []byte) (u [16]byte) {
-	h := sha1.New()
-	h.Write(space[:])
-	h.Write(name)
-	copy(u[:], h.Sum(nil))
+	sum := sha1Sum(space[:], name)
+	copy(u[:], sum[:])
 	u[6] = u[6]&0x0f | 0x50 // version 5
 	u[8] = u[8]&0x3f | 0x80 // RFC 9562 variant
 	return u

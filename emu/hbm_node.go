@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -56,13 +57,18 @@ type nodeHBM struct {
 	vnpu    *NodeVNPU       // the vNPU this process is bound to on this device, nil: the whole device
 }
 
+// hbmFileName is the name of physical device phys's memory file in the
+// node directory (not built with fmt: its printer pool would be one more
+// fresh page to touch at every start).
+func hbmFileName(phys int) string { return "hbm" + strconv.Itoa(phys) }
+
 // newNodeHBM maps physical device phys's memory file of dir.
 // A process bound to vNPU v sees v's memory as the device's.
 func newNodeHBM(name string, dir *NodeDir, phys int, v *NodeVNPU) (*HBM, error) {
 	rec := dir.Device(phys)
 	hdr := dir.Header()
 	base := uintptr(hdr.WindowBase + uint64(phys)*hdr.WindowStride)
-	file := filepath.Join(dir.Path(), fmt.Sprintf("hbm%d", phys))
+	file := filepath.Join(dir.Path(), hbmFileName(phys))
 	fd, err := syscall.Open(file, syscall.O_RDWR|syscall.O_CREAT|syscall.O_CLOEXEC, hdr.Mode)
 	if err != nil {
 		return nil, nodeErr(dir.Path(), "cannot open %s: %v", file, err)

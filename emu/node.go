@@ -1,7 +1,7 @@
 package emu
 
 import (
-	"fmt"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -95,7 +95,7 @@ func (n *Node) Device(id int) (*Device, error) {
 	if d := n.devs[id].Load(); d != nil {
 		return d, nil
 	}
-	name := fmt.Sprintf("dev%d", id)
+	name := "dev" + strconv.Itoa(id) // (not fmt: its printer pool would be a fresh page to touch at every start)
 	var hbm *HBM
 	var err error
 	soc := n.soc

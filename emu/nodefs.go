@@ -244,24 +244,44 @@ func OpenNodeDir(path string, cfg Config, soc SoC, usable uint64) (*NodeDir, err
 		dirMode, fileMode = 0o770, 0o660
 	}
 	spec.fileMode = fileMode
-	if err := os.Mkdir(path, os.FileMode(dirMode)); err == nil {
+	// The directory usually exists: the error is compared as the errno it
+	// is (errors.Is would look up an interface table, a runtime page first
+	// read and then written at every start).
+	if err := mkdirErrno(path, dirMode); err == 0 {
 		_ = os.Chmod(path, os.FileMode(dirMode)) // the umask may have narrowed it
 		if gid >= 0 {
 			if err := os.Chown(path, -1, gid); err != nil {
 				return nil, nodePermErr(path, err)
 			}
 		}
-	} else if !errors.Is(err, os.ErrExist) {
-		if errors.Is(err, os.ErrPermission) {
-			return nil, nodePermErr(path, err)
+	} else if err != syscall.EEXIST {
+		if err == syscall.EACCES || err == syscall.EPERM {
+			return nil, nodePermErr(path, &os.PathError{Op: "mkdir", Path: path, Err: err})
 		}
-		return nil, nodeErr(path, "cannot create it: %v", err)
+		return nil, nodeErr(path, "cannot create it: %v", &os.PathError{Op: "mkdir", Path: path, Err: err})
 	}
 	file := filepath.Join(path, "node")
 	for try := 0; ; try++ {
 		d, err := openNodeFile(path, file, spec, gid)
 		if (!errors.Is(err, errNodeStale) && !errors.Is(err, errNodeReplaced)) || try == 5 {
 			return d, err
+		}
+	}
+}
+
+// mkdirErrno is os.Mkdir with its error as the errno (0: made).
+func mkdirErrno(path string, mode uint32) syscall.Errno {
+	for {
+		err := syscall.Mkdir(path, mode)
+		if err == nil {
+			return 0
+		}
+		e, ok := err.(syscall.Errno)
+		if !ok {
+			return syscall.EINVAL // (syscall.Mkdir returns errnos only)
+		}
+		if e != syscall.EINTR {
+			return e
 		}
 	}
 }
@@ -749,7 +769,7 @@ func (d *NodeDir) releaseChunksOf(dev int, owner uint32) {
 		}
 		if fd < 0 {
 			var err error
-			if fd, err = syscall.Open(filepath.Join(d.path, fmt.Sprintf("hbm%d", dev)), syscall.O_RDWR|syscall.O_CLOEXEC, 0); err != nil {
+			if fd, err = syscall.Open(filepath.Join(d.path, hbmFileName(dev)), syscall.O_RDWR|syscall.O_CLOEXEC, 0); err != nil {
 				fd = -2 // no file, nothing to punch
 			}
 		}

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"fmt"
 	"sync"
 	"sync/atomic"
 
@@ -48,7 +47,7 @@ func NewContextLocked(fn string, d *Device, primary bool) (*Context, error) {
 	if primary {
 		kind = "primary"
 	}
-	Register(tableContexts, Record{ID: uint64(c.H), Device: int(d.ID), Summary: fmt.Sprintf("%s context %#x", kind, uintptr(c.H))})
+	Register(tableContexts, Record{ID: uint64(c.H), Device: int(d.ID), Summary: kind + " context " + hexStr(uint64(c.H))})
 	return c, nil
 }
 

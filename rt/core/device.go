@@ -92,7 +92,7 @@ func setDeviceLocked(fn string, id int32, lookup func(string, int32) (*Device, e
 		d.Primary = c
 		d.Forced = false
 		Register(tableDevices, Record{ID: uint64(id), Device: int(id),
-			Summary: fmt.Sprintf("%s set by aclrtSetDevice and not reset", d.Emu.SoC.Name)})
+			Summary: d.Emu.SoC.Name + " set by aclrtSetDevice and not reset"})
 	}
 	d.Refs++
 	return d.Primary, nil

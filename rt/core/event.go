@@ -1,7 +1,6 @@
 package core
 
 import (
-	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -151,7 +150,7 @@ func NewEventLocked(fn string, c *Context, flags uint32, kind EventKind) (*Event
 	CtxEvents.Add(c, e)
 	c.Dev.NEvents++
 	Register(TableEvents, Record{ID: uint64(e.H), Device: int(c.Dev.ID), Owner: uint64(c.H),
-		Summary: fmt.Sprintf("event %#x (flags %#x)", uintptr(e.H), flags)})
+		Summary: "event " + hexStr(uint64(e.H)) + " (flags " + hexStr(uint64(flags)) + ")"})
 	return e, nil
 }
 

@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"sync"
 
 	memdb "github.com/hashicorp/go-memdb"
@@ -130,6 +131,13 @@ func Register(table string, rec Record) {
 func Unregister(table string, id uint64) {
 	queueChange(regKey{table, id}, nil)
 }
+
+// hexStr is fmt's %#x of v, for the summaries registered on the paths
+// every process takes (device, context, default stream) and on creations
+// a program may make by the thousand (streams, events): fmt's printer
+// pool is one more fresh page a start writes, and a Sprintf costs more
+// than the rest of a registration.
+func hexStr(v uint64) string { return "0x" + strconv.FormatUint(v, 16) }
 
 // RegisterHandle records the handle h of an object of context c (notifies,
 // counting notifies, labels, label lists) as alive in table; one line at

@@ -1,7 +1,7 @@
 package core
 
 import (
-	"fmt"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -62,7 +62,7 @@ func NewStreamLocked(fn string, c *Context, priority, flags uint32, isDefault bo
 		kind = "default stream"
 	}
 	Register(TableStreams, Record{ID: uint64(s.H), Device: int(d.ID), Owner: uint64(c.H),
-		Summary: fmt.Sprintf("%s %d (priority %d, flags %#x)", kind, s.ID, priority, flags)})
+		Summary: kind + " " + strconv.Itoa(int(s.ID)) + " (priority " + strconv.FormatUint(uint64(priority), 10) + ", flags " + hexStr(uint64(flags)) + ")"})
 	return s, nil
 }
 
