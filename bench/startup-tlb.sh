@@ -14,15 +14,11 @@
 #   bench/startup-tlb.sh [LIBDIR]    LIBDIR as bench/startup.sh's (emu/lib)
 # CPUS (all) pins the children with taskset -c CPUS. Run from the
 # repository root as root (or with perf_event_paranoid -1); needs cc and
-# perf.
+# perf (bench/launch-ab-lib.sh builds startup_phases).
 set -eu
 command -v perf >/dev/null || { echo "$0: perf is not installed" >&2; exit 2; }
-L=$(cd "${1:-emu/lib}" && pwd)
-(cd "$L" && for n in libascendcl.so libacl_rt.so libacl_rt_impl.so libruntime.so libascend_hal.so; do
-  [ -e $n ] || ln -sf libnpuemu.so $n; done)
-B=$(mktemp -d); trap 'rm -rf "$B"' EXIT
-cc -O2 -Wall -Werror -I emu/include -o $B/startup_phases bench/c/startup_phases.c -L "$L" -lascendcl
-export LD_LIBRARY_PATH=$L NPUEMU_NODE=$B/node
+. "$(dirname "$0")/launch-ab-lib.sh"
+prepare_startup "${1:-emu/lib}" # B, startup_phases, the environment
 N=${N:-20}
 pin=""; [ -n "${CPUS:-}" ] && pin="taskset -c $CPUS"
 $pin perf record -q -g -e tlb:tlb_flush -o $B/perf.data -- $B/startup_phases $N tlb >/dev/null

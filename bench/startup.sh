@@ -9,12 +9,8 @@
 #   bench/startup.sh [LIBDIR]     LIBDIR holds libnpuemu.so and libnpuemu_core.so (emu/lib)
 # Run from the repository root; needs cc.
 set -eu
-L=$(cd "${1:-emu/lib}" && pwd)
-(cd "$L" && for n in libascendcl.so libacl_rt.so libacl_rt_impl.so libruntime.so libascend_hal.so; do
-  [ -e $n ] || ln -sf libnpuemu.so $n; done)
-B=$(mktemp -d); trap 'rm -rf "$B"' EXIT
-cc -O2 -Wall -Werror -I emu/include -o $B/startup_phases bench/c/startup_phases.c -L "$L" -lascendcl
-export LD_LIBRARY_PATH=$L NPUEMU_NODE=$B/node
+. "$(dirname "$0")/launch-ab-lib.sh"
+prepare_startup "${1:-emu/lib}" # B, startup_phases, the environment
 N=${N:-100}
 irq() { awk '/TLB|CAL/{s=0; for(i=2;i<=NF;i++) if($i ~ /^[0-9]+$/) s+=$i; printf "%s ", s}' /proc/interrupts; }
 for r in $(seq 1 "${ROUNDS:-3}"); do

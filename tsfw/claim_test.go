@@ -8,18 +8,24 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// claimBench is the claim tests' device: one cube core whose only lane
+// never runs (ghost), a queue, an order log and a one-block kernel spec of
+// 1 µs.
+func claimBench(t *testing.T) (*Device, *Queue, *lane, *orderLog, KernelSpec) {
+	d := newDev(t, Config{CubeCores: 1})
+	q := newQ(t, d, 0)
+	ghost := ghostLane(d) // the only core's lane: never runs
+	return d, q, ghost, &orderLog{}, KernelSpec{Blocks: 1, BlockCost: time.Microsecond}
+}
+
 // TestClaimRunsOnCaller: kernels submitted to a claimed queue are handed to
 // no lane (the only core's lane never runs, and is never kicked); RunClaimed
 // runs them on the caller, in order, and virtual time is what the lanes
 // would have made of them. A claim also ends when the head cannot start
 // (its kernels go back to the arbiter).
 func TestClaimRunsOnCaller(t *testing.T) {
-	const cost = time.Microsecond
-	d := newDev(t, Config{CubeCores: 1})
-	q := newQ(t, d, 0)
-	ghost := ghostLane(d) // the only core's lane: never runs
-	log := &orderLog{}
-	spec := KernelSpec{Blocks: 1, BlockCost: cost}
+	d, q, ghost, log, spec := claimBench(t)
+	cost := spec.BlockCost
 	const n = 5
 	q.Claim()
 	for i := range n {
@@ -51,12 +57,8 @@ func TestClaimRunsOnCaller(t *testing.T) {
 // cannot start on the caller (a task that is not a kernel) is left to
 // RunClaimedFor, which ends the claim as RunClaimed does.
 func TestSubmitClaimedPastStartsAhead(t *testing.T) {
-	const cost = time.Microsecond
-	d := newDev(t, Config{CubeCores: 1})
-	q := newQ(t, d, 0)
-	ghost := ghostLane(d) // the only core's lane: never runs
-	log := &orderLog{}
-	spec := KernelSpec{Blocks: 1, BlockCost: cost}
+	d, q, ghost, log, spec := claimBench(t)
+	cost := spec.BlockCost
 	var run ClaimRun
 	q.Claim()
 	for i := range 3 {
