@@ -7,7 +7,7 @@ LIB     := emu/lib
 SONAMES := libascendcl.so libacl_rt.so libacl_rt_impl.so libruntime.so libascend_hal.so libmsprofiler.so libprofapi.so libms_tools_ext.so
 CFLAGS_APP := -O2 -Wall -Werror -I emu/include
 
-.PHONY: all lib generate demo test deps check-format vet gotest clean bench
+.PHONY: all lib generate demo test deps check-format vet gotest manylanes clean bench
 
 all: lib
 
@@ -68,11 +68,19 @@ vet:
 gotest: lib
 	$(GO) test -race -shuffle=on -count=1 -timeout 30m ./...
 
+# A big machine's many-lane paths on any machine (a kernel's blocks on up
+# to 16 host lanes, the lanes' grace for a waiting launcher: tsfw/aicore.go):
+# the device model's and the core library's tests, and the C conformance
+# cases, with NPUEMU_THREADS=16 (docs/conformance.md, "Many lanes").
+manylanes: lib
+	NPUEMU_THREADS=16 $(GO) test -race -count=1 ./tsfw ./libfake ./acl
+	$(GO) test -count=1 -timeout 30m ./conformance -run TestConformance -args -env NPUEMU_THREADS=16
+
 # Tools beyond Go and gcc come from our own script, never by hand.
 deps:
 	@bash scripts/install-deps.sh
 
-test: deps check-format vet gotest
+test: deps check-format vet gotest manylanes
 
 # Benchmarks npuemu beside the PoCL peer and the machine's limits
 # (docs/benchmarks.md). Install the peer once with bench/install-pocl.sh;

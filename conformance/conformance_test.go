@@ -24,7 +24,18 @@ var (
 	libFlag     = flag.String("lib", "", "library directory of the target, relative to the repository root (default emu/lib)")
 	realFlag    = flag.Bool("real", false, "run the cases through npuemu's passthrough mode (NPUEMU_MODE=passthrough) on a machine with the vendor's CANN; see docs/passthrough.md")
 	caseTimeout = flag.Duration("case-timeout", 60*time.Second, "how long one case may run")
+	extraEnv    []string // -env, repeatable
 )
+
+func init() {
+	flag.Func("env", "NAME=VALUE added to every case's environment after the emulator's defaults (repeatable; e.g. -env NPUEMU_THREADS=16 runs the many-lane paths of a big machine here)", func(kv string) error {
+		if name, _, ok := strings.Cut(kv, "="); !ok || name == "" {
+			return fmt.Errorf("-env %q: want NAME=VALUE", kv)
+		}
+		extraEnv = append(extraEnv, kv)
+		return nil
+	})
+}
 
 // target returns the target chosen by the flags, failing the test with what
 // to do when it is not usable.
@@ -33,7 +44,9 @@ func target(t *testing.T) *Target {
 	repo, err := filepath.Abs("..")
 	require.NoError(t, err)
 	if *realFlag {
-		return realTarget(t, repo) // real_test.go
+		tg := realTarget(t, repo) // real_test.go
+		tg.ExtraEnv = append(tg.ExtraEnv, extraEnv...)
+		return tg
 	}
 	include, lib := *includeFlag, *libFlag
 	if (include == "") != (lib == "") {
@@ -55,6 +68,7 @@ func target(t *testing.T) *Target {
 	}
 	tg, err := NewTarget(include, lib, t.TempDir())
 	require.NoError(t, err)
+	tg.ExtraEnv = append(tg.ExtraEnv, extraEnv...)
 	return tg
 }
 

@@ -275,9 +275,10 @@ func TestKernelTaskValidation(t *testing.T) {
 // kernelScenario submits the same launches on three queues and returns the
 // virtual end of each synchronized queue, then the device's clock once all
 // is done. (The device clock between synchronizations would also count the
-// other queues' kernels that happened to finish: host timing.)
-func kernelScenario(t *testing.T) []time.Duration {
-	d := newDev(t, Config{CubeCores: 3, VectorCores: 5})
+// other queues' kernels that happened to finish: host timing.) threads
+// host lanes run the blocks (0: HostThreads()).
+func kernelScenario(t *testing.T, threads int) []time.Duration {
+	d := newDev(t, Config{CubeCores: 3, VectorCores: 5, HostThreads: threads})
 	qs := []*Queue{newQ(t, d, 0), newQ(t, d, 1), newQ(t, d, 0)}
 	var out []time.Duration
 	for i := range 12 {
@@ -292,8 +293,15 @@ func kernelScenario(t *testing.T) []time.Duration {
 	return append(out, d.Now())
 }
 
+// The virtual clock depends neither on the host's timing nor on how many
+// host lanes it has: one, two, and the sixteen of a big machine (more
+// than this host's CPUs: the lanes take turns) give the same times.
 func TestKernelDeterminism(t *testing.T) {
-	assert.Equal(t, kernelScenario(t), kernelScenario(t))
+	want := kernelScenario(t, 0)
+	assert.Equal(t, want, kernelScenario(t, 0))
+	for _, n := range []int{1, 2, 16} {
+		assert.Equal(t, want, kernelScenario(t, n), "%d host lanes", n)
+	}
 }
 
 func TestKernelCloseWithLanes(t *testing.T) {
