@@ -286,6 +286,24 @@ func TestParseThreads(t *testing.T) {
 	assert.GreaterOrEqual(t, HostThreads(), 1)
 }
 
+// Unset NPUEMU_THREADS: the CPUs, or the cgroup's lower limit.
+func TestCPUsUsable(t *testing.T) {
+	for _, tc := range []struct {
+		ncpu, procs int
+		env         string
+		want        int
+	}{
+		{2, 2, "", 2},
+		{64, 2, "", 2},   // a container's 2-CPU limit on a 64-CPU runner
+		{64, 64, "", 64}, // no limit
+		{64, 2, "2", 64}, // the user's GOMAXPROCS bounds Go code, not lanes
+		{4, 8, "8", 4},
+		{4, 8, "", 4},
+	} {
+		assert.Equal(t, tc.want, cpusUsable(tc.ncpu, tc.procs, tc.env), "%+v", tc)
+	}
+}
+
 // The first lane leaves the runtime one P beyond the lanes (threads.go),
 // unless GOMAXPROCS is set in the environment.
 func TestSpareP(t *testing.T) {

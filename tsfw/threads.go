@@ -19,10 +19,16 @@ import (
 // copies use the same number of threads.
 //
 // The number is NPUEMU_THREADS when set to a positive integer, else the
-// CPUs this process may run on (runtime.NumCPU: the affinity mask at
-// start, so `taskset -c 0,1` means 2). Decision: no NUMA placement; the
-// lanes are OS threads the kernel's scheduler spreads, and one process
-// that wants fewer sets NPUEMU_THREADS (or taskset).
+// CPUs this process may use: the CPUs it may run on (runtime.NumCPU: the
+// affinity mask at start, so `taskset -c 0,1` means 2), or fewer when its
+// cgroup's CPU limit is lower (a container given 2 CPUs of a 64-CPU
+// runner: 2, not 64 lanes polling on a 2-CPU quota). The Go runtime's
+// default GOMAXPROCS is that limit (rounded up, at least 2), so it is read
+// from there while the GOMAXPROCS variable is unset; the lanes are counted
+// once, before the first lane raises GOMAXPROCS (addSpareP). Decision: no
+// NUMA placement; the lanes are OS threads the kernel's scheduler
+// spreads, and one process that wants fewer sets NPUEMU_THREADS (or
+// taskset).
 
 // EnvThreads is the environment variable that sets HostThreads.
 const EnvThreads = "NPUEMU_THREADS"
@@ -37,10 +43,25 @@ var hostThreads struct {
 
 // HostThreads returns how many host threads run kernel blocks and split
 // copies: NPUEMU_THREADS if it is an integer in 1..1024, else the CPUs
-// the process may run on.
+// the process may use (cpusUsable).
 func HostThreads() int {
-	hostThreads.once.Do(func() { hostThreads.n = parseThreads(os.Getenv(EnvThreads), runtime.NumCPU()) })
+	hostThreads.once.Do(func() {
+		def := cpusUsable(runtime.NumCPU(), runtime.GOMAXPROCS(0), os.Getenv("GOMAXPROCS"))
+		hostThreads.n = parseThreads(os.Getenv(EnvThreads), def)
+	})
 	return hostThreads.n
+}
+
+// cpusUsable returns the CPUs a process may use: ncpu (its affinity
+// mask), or procs (the runtime's GOMAXPROCS) when lower and env (the
+// GOMAXPROCS variable) is empty: then procs is the runtime's default,
+// which is the cgroup's CPU limit where that is below the CPUs. A
+// GOMAXPROCS the user set bounds the Go code, not the kernels' threads.
+func cpusUsable(ncpu, procs int, env string) int {
+	if env == "" && procs > 0 && procs < ncpu {
+		return procs
+	}
+	return ncpu
 }
 
 // parseThreads returns the thread count v asks for, or def when v is not
