@@ -70,11 +70,12 @@ gotest: lib
 
 # A big machine's many-lane paths on any machine (a kernel's blocks on up
 # to 16 host lanes, the lanes' grace for a waiting launcher: tsfw/aicore.go):
-# the device model's and the core library's tests, and the C conformance
-# cases, with NPUEMU_THREADS=16 (docs/conformance.md, "Many lanes").
+# the device model's and the core library's tests, the C conformance
+# cases, the Ascend C samples and the examples, with NPUEMU_THREADS=16
+# (docs/conformance.md, "Many lanes").
 manylanes: lib
 	NPUEMU_THREADS=16 $(GO) test -race -count=1 ./tsfw ./libfake ./acl
-	$(GO) test -count=1 -timeout 30m ./conformance -run TestConformance -args -env NPUEMU_THREADS=16
+	$(GO) test -count=1 -timeout 30m ./conformance -run 'TestConformance|TestAscendCSamples|TestExamples' -args -env NPUEMU_THREADS=16
 
 # Tools beyond Go and gcc come from our own script, never by hand.
 deps:

@@ -212,7 +212,7 @@ func numpyPythonDir(t *testing.T) string {
 
 // samplesEnv: the caller's environment, the numpy python first on PATH,
 // ASCEND_INSTALL_PATH at the toolkit, no other toolkit variables (the run
-// scripts source setenv.bash themselves).
+// scripts source setenv.bash themselves), then -env's settings.
 func samplesEnv(pyDir, root string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
@@ -224,7 +224,8 @@ func samplesEnv(pyDir, root string) []string {
 		}
 		env = append(env, kv)
 	}
-	return append(env, "PATH="+pyDir+":"+os.Getenv("PATH"), "ASCEND_INSTALL_PATH="+root, "TERM=dumb")
+	env = append(env, "PATH="+pyDir+":"+os.Getenv("PATH"), "ASCEND_INSTALL_PATH="+root, "TERM=dumb")
+	return append(env, extraEnv...) // -env
 }
 
 // runSample runs the script in dir (its own process group, killed whole

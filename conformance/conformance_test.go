@@ -28,7 +28,7 @@ var (
 )
 
 func init() {
-	flag.Func("env", "NAME=VALUE added to every case's environment after the emulator's defaults (repeatable; e.g. -env NPUEMU_THREADS=16 runs the many-lane paths of a big machine here)", func(kv string) error {
+	flag.Func("env", "NAME=VALUE added to the environment of every case, example and Ascend C sample run (repeatable; e.g. -env NPUEMU_THREADS=16 runs the many-lane paths of a big machine here)", func(kv string) error {
 		if name, _, ok := strings.Cut(kv, "="); !ok || name == "" {
 			return fmt.Errorf("-env %q: want NAME=VALUE", kv)
 		}

@@ -31,6 +31,7 @@ func TestExamples(t *testing.T) {
 	}
 	tg, err := NewTarget(filepath.Join(repo, "emu", "include"), lib, t.TempDir())
 	require.NoError(t, err)
+	tg.ExtraEnv = append(tg.ExtraEnv, extraEnv...) // -env
 	bin := t.TempDir()
 	for _, ex := range examples {
 		t.Run(ex.Name, func(t *testing.T) {
