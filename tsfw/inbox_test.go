@@ -286,6 +286,14 @@ func TestParseThreads(t *testing.T) {
 	assert.GreaterOrEqual(t, HostThreads(), 1)
 }
 
+// What `npuemu info` says of the count.
+func TestThreadsReason(t *testing.T) {
+	assert.Equal(t, "NPUEMU_THREADS=16", threadsReason(16, 2, 2, true))
+	assert.Equal(t, "this process's CPU limit (cgroup quota): 2 of the 64 CPUs it may run on; NPUEMU_THREADS sets another number", threadsReason(2, 64, 2, false))
+	assert.Equal(t, "the CPUs this process may run on; NPUEMU_THREADS sets another number", threadsReason(8, 8, 8, false))
+	assert.NotEmpty(t, HostThreadsReason())
+}
+
 // Unset NPUEMU_THREADS: the CPUs, or the cgroup's lower limit.
 func TestCPUsUsable(t *testing.T) {
 	for _, tc := range []struct {

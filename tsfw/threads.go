@@ -37,8 +37,9 @@ const EnvThreads = "NPUEMU_THREADS"
 const MaxHostThreads = 1024
 
 var hostThreads struct {
-	once sync.Once
-	n    int
+	once    sync.Once
+	n, ncpu int
+	def     int // cpusUsable's answer
 }
 
 // HostThreads returns how many host threads run kernel blocks and split
@@ -46,10 +47,33 @@ var hostThreads struct {
 // the process may use (cpusUsable).
 func HostThreads() int {
 	hostThreads.once.Do(func() {
-		def := cpusUsable(runtime.NumCPU(), runtime.GOMAXPROCS(0), os.Getenv("GOMAXPROCS"))
-		hostThreads.n = parseThreads(os.Getenv(EnvThreads), def)
+		h := &hostThreads
+		h.ncpu = runtime.NumCPU()
+		h.def = cpusUsable(h.ncpu, runtime.GOMAXPROCS(0), os.Getenv("GOMAXPROCS"))
+		h.n = parseThreads(os.Getenv(EnvThreads), h.def)
 	})
 	return hostThreads.n
+}
+
+// HostThreadsReason says where HostThreads' number comes from, for
+// tools (`npuemu info`).
+func HostThreadsReason() string {
+	n := HostThreads()
+	_, set := validThreads(os.Getenv(EnvThreads))
+	return threadsReason(n, hostThreads.ncpu, hostThreads.def, set)
+}
+
+// threadsReason: n threads, ncpu CPUs in the affinity mask, def the CPUs
+// usable, set whether NPUEMU_THREADS gave n.
+func threadsReason(n, ncpu, def int, set bool) string {
+	switch {
+	case set:
+		return EnvThreads + "=" + strconv.Itoa(n)
+	case def < ncpu:
+		return "this process's CPU limit (cgroup quota): " + strconv.Itoa(def) + " of the " + strconv.Itoa(ncpu) + " CPUs it may run on; " + EnvThreads + " sets another number"
+	default:
+		return "the CPUs this process may run on; " + EnvThreads + " sets another number"
+	}
 }
 
 // cpusUsable returns the CPUs a process may use: ncpu (its affinity
@@ -68,11 +92,17 @@ func cpusUsable(ncpu, procs int, env string) int {
 // an integer in 1..MaxHostThreads (emu.LoadConfig reports such a value as
 // an error before any device starts).
 func parseThreads(v string, def int) int {
-	n, err := strconv.Atoi(strings.TrimSpace(v))
-	if err != nil || n < 1 || n > MaxHostThreads {
-		return max(def, 1)
+	if n, ok := validThreads(v); ok {
+		return n
 	}
-	return n
+	return max(def, 1)
+}
+
+// validThreads returns the count v asks for and whether it is an integer
+// in 1..MaxHostThreads.
+func validThreads(v string) (int, bool) {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	return n, err == nil && n >= 1 && n <= MaxHostThreads
 }
 
 // A spare P. A lane runs a C kernel's blocks inside a cgo call, and the Go

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/tsfw"
 )
 
 func init() {
@@ -68,6 +69,7 @@ func printInfo(w io.Writer, n *emu.Node) {
 		soc.HBMBytes/mib, n.HBMTotal()/mib, soc.L2Bytes/mib, soc.CubeMHz, soc.SDMAEngines)
 	fmt.Fprintf(w, "Limits:        %d streams, %d events, %d notifies; stream priority %d (highest) to %d (lowest)\n",
 		soc.MaxStreams, soc.MaxEvents, soc.MaxNotifies, soc.PriorityGreatest, soc.PriorityLeast)
+	fmt.Fprintf(w, "Host threads:  %d run kernel blocks and split copies (%s)\n", tsfw.HostThreads(), tsfw.HostThreadsReason())
 	printProtect(w) // info_protect.go
 
 	rows := [][]string{infoColumns}

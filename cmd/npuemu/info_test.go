@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/tsfw"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -60,6 +61,7 @@ func TestInfoCommand(t *testing.T) {
 			require.True(t, ok)
 			assert.Contains(t, text, "Configuration: NPUEMU_DEVICES=")
 			assert.Contains(t, text, "Protection:    device memory guard pages on")
+			assert.Contains(t, text, fmt.Sprintf("Host threads:  %d run kernel blocks and split copies (", tsfw.HostThreads()))
 			assert.Contains(t, text, "dereferencing a device pointer does not fault")
 			assert.Contains(t, text, fmt.Sprintf("%d x %s", tt.devices, tt.soc))
 			assert.Contains(t, text, fmt.Sprintf("%d MiB usable", soc.UsableHBMBytes>>20))
