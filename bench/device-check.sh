@@ -7,7 +7,9 @@
 # bench/startup.sh (start-up phases, teardown, and the TLB-shootdown and
 # call-function interrupts per start, on all CPUs and on two) of emu/lib
 # and of BEFORE_LIBDIR, then, where perf is installed, bench/startup-tlb.sh
-# (what sent those interrupts) on all CPUs and on two.
+# (what sent those interrupts) on all CPUs and on two, then
+# bench/cgroup-lanes.sh (kernels in a cgroup of 2 CPUs' quota: the lanes
+# at the limit against one per CPU).
 #   OUT=DIR bench/device-check.sh [BEFORE_LIBDIR]
 # Here: `make lib`, and BEFORE_LIBDIR (an ignored folder, e.g. devrun/base)
 # holding an older build's libnpuemu.so and libnpuemu_core.so. The device
@@ -29,3 +31,5 @@ if command -v perf >/dev/null; then
     CPUS=$c timeout 60 bash bench/startup-tlb.sh emu/lib | tee -a "$OUT/startup-tlb.txt"
   done
 fi
+echo "== kernels in a 2-CPU cgroup: lanes at the limit against one per CPU (bench/cgroup-lanes.sh)"
+QUOTA=2 ROUNDS=${CGROUP_ROUNDS:-5} timeout 90 bash bench/cgroup-lanes.sh emu/lib | tee "$OUT/cgroup-lanes.txt"
