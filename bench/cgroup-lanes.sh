@@ -7,7 +7,8 @@
 # default before the lanes followed the limit), alternated ROUNDS times
 # (default 7), for MODES (default "v e s": the 40-block vector add, the
 # launch loop, launch + synchronize). Prints the median wall and CPU time
-# of each, and how often the group was throttled.
+# of each, and how often the group was throttled. MANY sets the second
+# variant's lanes instead of $(nproc) (e.g. 16 on a small machine).
 #   bench/cgroup-lanes.sh [LIBDIR]     LIBDIR defaults to emu/lib
 # Needs root and a writable cgroup file system (v2, or v1's cpu
 # controller); run from the repository root after `make lib`. On a machine
@@ -32,8 +33,8 @@ else
   echo "$0: no cgroup file system to write" >&2; exit 2
 fi
 trap 'rmdir "$cg" 2>/dev/null; rm -rf "$B"' EXIT
-all=$(nproc)
-echo "machine: $all CPUs; group: $q CPUs of quota; lanes: default (the limit) against NPUEMU_THREADS=$all"
+all=${MANY:-$(nproc)}
+echo "machine: $(nproc) CPUs; group: $q CPUs of quota; lanes: default (the limit) against NPUEMU_THREADS=$all"
 export LD_LIBRARY_PATH=$lib NPUEMU_NODE=$B/node
 raw=$B/raw.txt
 n_of() { case $1 in v) echo 10 ;; *) echo 100000 ;; esac; }
