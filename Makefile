@@ -7,7 +7,7 @@ LIB     := emu/lib
 SONAMES := libascendcl.so libacl_rt.so libacl_rt_impl.so libruntime.so libascend_hal.so libmsprofiler.so libprofapi.so libms_tools_ext.so
 CFLAGS_APP := -O2 -Wall -Werror -I emu/include
 
-.PHONY: all lib generate demo test deps check-format vet gotest manylanes clean bench
+.PHONY: all lib generate demo test deps check-format vet gotest manylanes oneproc clean bench
 
 all: lib
 
@@ -72,16 +72,22 @@ gotest: lib
 # to 16 host lanes, the lanes' grace for a waiting launcher: tsfw/aicore.go):
 # the device model's and the core library's tests, the C conformance
 # cases, the Ascend C samples and the examples, with NPUEMU_THREADS=16
-# (docs/conformance.md, "Many lanes").
+# (docs/conformance.md, "Many lanes, one P").
 manylanes: lib
 	NPUEMU_THREADS=16 $(GO) test -race -count=1 ./tsfw ./libfake ./acl
 	$(GO) test -count=1 -timeout 30m ./conformance -run 'TestConformance|TestAscendCSamples|TestExamples' -args -env NPUEMU_THREADS=16
+
+# A user's GOMAXPROCS=1 (the emulator's Go runtime with one P, which a
+# polling host thread keeps taking back: docs/runtime.md, "Polling"):
+# every C case and example.
+oneproc: lib
+	$(GO) test -count=1 -timeout 30m ./conformance -run 'TestConformance|TestExamples' -args -env GOMAXPROCS=1
 
 # Tools beyond Go and gcc come from our own script, never by hand.
 deps:
 	@bash scripts/install-deps.sh
 
-test: deps check-format vet gotest manylanes
+test: deps check-format vet gotest manylanes oneproc
 
 # Benchmarks npuemu beside the PoCL peer and the machine's limits
 # (docs/benchmarks.md). Install the peer once with bench/install-pocl.sh;

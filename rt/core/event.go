@@ -339,12 +339,15 @@ func QueryEventWaitStatus(t *Thread, h Handle, status *int32) error {
 		return err
 	}
 	e.WaitMu.Lock()
-	defer e.WaitMu.Unlock()
 	*status = abi.ACL_EVENT_WAIT_STATUS_COMPLETE
 	for _, w := range e.Waiters {
 		if !w.Dead.Load() && !w.SQ.Query() {
 			*status = abi.ACL_EVENT_WAIT_STATUS_NOT_READY
 		}
+	}
+	e.WaitMu.Unlock()
+	if *status == abi.ACL_EVENT_WAIT_STATUS_NOT_READY {
+		t.NotReady()
 	}
 	return nil
 }
@@ -399,6 +402,9 @@ func QueryEvent(t *Thread, h Handle, status *int32) error {
 	if Sanitizing {
 		sanitizeSyncEvent(t, fn, e, *status == abi.ACL_EVENT_STATUS_COMPLETE)
 	}
+	if *status == abi.ACL_EVENT_STATUS_NOT_READY {
+		t.NotReady()
+	}
 	return nil
 }
 
@@ -429,6 +435,9 @@ func QueryEventStatus(t *Thread, h Handle, status *int32) error {
 	}
 	if Sanitizing {
 		sanitizeSyncEvent(t, fn, e, *status == abi.ACL_EVENT_RECORDED_STATUS_COMPLETE)
+	}
+	if *status == abi.ACL_EVENT_RECORDED_STATUS_NOT_READY {
+		t.NotReady()
 	}
 	return nil
 }

@@ -270,11 +270,13 @@ func StreamQuery(t *Thread, h Handle, status *int32) error {
 		return err
 	}
 	*status = abi.ACL_STREAM_STATUS_NOT_READY
-	if s.SQ.Query() {
-		*status = abi.ACL_STREAM_STATUS_COMPLETE
-		if Sanitizing {
-			SanitizeSyncStream(t, s)
-		}
+	if !s.SQ.Query() {
+		t.NotReady()
+		return nil
+	}
+	*status = abi.ACL_STREAM_STATUS_COMPLETE
+	if Sanitizing {
+		SanitizeSyncStream(t, s)
 	}
 	return nil
 }

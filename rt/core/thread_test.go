@@ -1,0 +1,26 @@
+package core
+
+import (
+	"runtime"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// A thread that keeps hearing "not yet" gives its P away once every
+// notReadyYield answers: with a single P, a goroutine made runnable
+// before (a device engine's, a lane's) then runs.
+func TestNotReadyYields(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	th := &Thread{ID: 1}
+	var ran atomic.Bool
+	go ran.Store(true) // runnable, but the only P is ours
+	for range notReadyYield {
+		th.NotReady()
+	}
+	assert.True(t, ran.Load(), "the other goroutine ran during the %dth answer's yield", notReadyYield)
+	assert.Equal(t, uint32(notReadyYield), th.notReady)
+	var nilThread *Thread
+	nilThread.NotReady() // queries without a thread state count nothing
+}
