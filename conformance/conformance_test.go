@@ -145,6 +145,9 @@ func runCase(t *testing.T, tg *Target, c Case, dir string, compilers chan struct
 	checkLedger(t, tg, c, r)
 	switch r.Outcome {
 	case Pass:
+		if len(r.Stdout) > 0 { // what a case reports of itself (-v)
+			t.Logf("%s", r.Stdout)
+		}
 	case Skip:
 		t.Skip(r.Reason)
 	default:

@@ -39,8 +39,9 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-/* poll_stream spins on aclrtStreamQuery until COMPLETE and returns how
- * many answers were NOT_READY; fails after LIMIT_S seconds. */
+/* poll_stream spins on aclrtStreamQuery until COMPLETE, prints how many
+ * answers were NOT_READY and how long it polled, and returns the count;
+ * fails after LIMIT_S seconds. */
 static long poll_stream(aclrtStream s, const char *what)
 {
     double t0 = now_s();
@@ -48,7 +49,10 @@ static long poll_stream(aclrtStream s, const char *what)
     for (;;) {
         aclrtStreamStatus st = ACL_STREAM_STATUS_NOT_READY;
         CHECK_OK(aclrtStreamQuery(s, &st));
-        if (st == ACL_STREAM_STATUS_COMPLETE) return not_ready;
+        if (st == ACL_STREAM_STATUS_COMPLETE) {
+            printf("%s: %ld answers NOT_READY, %.3f ms\n", what, not_ready, (now_s() - t0) * 1e3);
+            return not_ready;
+        }
         CHECK_EQ(st, ACL_STREAM_STATUS_NOT_READY);
         not_ready++;
         if ((not_ready & 1023) == 0 && now_s() - t0 > LIMIT_S) {

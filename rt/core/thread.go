@@ -61,8 +61,9 @@ const notReadyYield = 64
 // goroutines that would do the work (an SDMA engine's copy, a lane's
 // kernel blocks). With as many polling threads as Ps (GOMAXPROCS=1 and
 // one thread) the work then waited for the monitor's forced hand-off,
-// ~10 ms each time: a kernel of 8 empty blocks took 12–19 ms of polling
-// instead of under 1 ms (conformance case stream_query_poll). Every
+// ~10 ms each time: a kernel of 8 one-line blocks took 12–21 ms of
+// polling instead of under 0.5 ms (conformance case stream_query_poll,
+// docs/runtime.md "Polling"). Every
 // notReadyYield-th "not yet" of a thread yields the P (runtime.Gosched),
 // so what is runnable runs first; a thread that queries now and then
 // pays nothing, a polling one one yield per 64 answers.
