@@ -63,10 +63,10 @@ const notReadyYield = 64
 // one thread) the work then waited for the monitor's forced hand-off,
 // ~10 ms each time: a kernel of 8 one-line blocks took 12–21 ms of
 // polling instead of under 0.5 ms (conformance case stream_query_poll,
-// docs/runtime.md "Polling"). Every
-// notReadyYield-th "not yet" of a thread yields the P (runtime.Gosched),
-// so what is runnable runs first; a thread that queries now and then
-// pays nothing, a polling one one yield per 64 answers.
+// docs/runtime.md "Polling"). Every notReadyYield-th "not yet" of a
+// thread yields the P (runtime.Gosched), so what is runnable runs first;
+// a thread that queries now and then pays nothing, a polling one one
+// yield per 64 answers.
 func (t *Thread) NotReady() {
 	if t == nil {
 		return
