@@ -1,6 +1,7 @@
 package emu
 
 import (
+	"runtime"
 	"runtime/debug"
 	"testing"
 	"time"
@@ -43,8 +44,12 @@ func TestSVMUffdHostWrite(t *testing.T) {
 	require.NoError(t, err)
 
 	// The write blocks in the kernel until the event loop serves it; the
-	// collector stays off meanwhile (a stop-the-world would wait for it).
+	// collector stays off meanwhile (a stop-the-world would wait for it),
+	// and the event loop needs a P besides the writer's (GOMAXPROCS=1).
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	if runtime.GOMAXPROCS(0) < 2 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	}
 	done := make(chan struct{})
 	go func() { b[1] = 2; close(done) }()
 	select {

@@ -1,6 +1,7 @@
 package svm
 
 import (
+	"runtime"
 	"runtime/debug"
 	"testing"
 	"time"
@@ -37,6 +38,7 @@ func newUffdSpace(t *testing.T, budgetPages []uint64) (*Space, *UffdWP) {
 func hostWrite(t *testing.T, b []byte, v byte) {
 	t.Helper()
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	defer twoPs()()
 	done := make(chan struct{})
 	go func() { b[0] = v; close(done) }()
 	select {
@@ -44,6 +46,19 @@ func hostWrite(t *testing.T, b []byte, v byte) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("host write to a write-protected page was not served")
 	}
+}
+
+// twoPs gives the runtime at least two Ps until the returned function
+// runs: a goroutine blocked in the kernel on a write-protected page keeps
+// its P, and the event loop needs another to serve it (under
+// GOMAXPROCS=1 the write would wait forever; the application's writers
+// are C threads, which hold none).
+func twoPs() func() {
+	if runtime.GOMAXPROCS(0) >= 2 {
+		return func() {}
+	}
+	old := runtime.GOMAXPROCS(2)
+	return func() { runtime.GOMAXPROCS(old) }
 }
 
 func TestUffdWPHostWriteMigratesBack(t *testing.T) {
