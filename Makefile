@@ -79,11 +79,11 @@ manylanes: lib
 
 # A user's GOMAXPROCS=1 (the emulator's Go runtime with one P, which a
 # polling host thread keeps taking back: docs/runtime.md, "Polling"):
-# the device model's, core's and memory's Go tests, every C case and
-# example.
+# the device model's, core's and memory's Go tests, every C case,
+# Ascend C sample and example.
 oneproc: lib
 	GOMAXPROCS=1 $(GO) test -count=1 ./tsfw ./acl ./libfake ./rt/... ./svm ./emu
-	$(GO) test -count=1 -timeout 30m ./conformance -run 'TestConformance|TestExamples' -args -env GOMAXPROCS=1
+	$(GO) test -count=1 -timeout 30m ./conformance -run 'TestConformance|TestAscendCSamples|TestExamples' -args -env GOMAXPROCS=1
 
 # Tools beyond Go and gcc come from our own script, never by hand.
 deps:
