@@ -2,6 +2,7 @@ package core
 
 import (
 	"runtime"
+	"runtime/metrics"
 	"sync"
 
 	"github.com/npuemu/npuemu/abi"
@@ -44,14 +45,16 @@ type Thread struct {
 		run tsfw.ClaimRun
 	}
 
-	// notReady counts the thread's "not yet" answers to queries
+	// notReady counts the thread's "not yet" answers to queries, and
+	// runnable is its sample of the runtime's runnable goroutines
 	// (NotReady).
 	notReady uint32
+	runnable [1]metrics.Sample
 }
 
-// notReadyYield: a thread yields its P once every this many "not yet"
-// answers (NotReady).
-const notReadyYield = 64
+// notReadyCheck: a thread looks for starved goroutines once every this
+// many "not yet" answers (NotReady).
+const notReadyCheck = 16
 
 // NotReady is called by every query that answers "not yet" (a stream's,
 // an event's, an event wait's), after it released its locks. A host
@@ -63,16 +66,26 @@ const notReadyYield = 64
 // one thread) the work then waited for the monitor's forced hand-off,
 // ~10 ms each time: a kernel of 8 one-line blocks took 12–21 ms of
 // polling instead of under 0.5 ms (conformance case stream_query_poll,
-// docs/runtime.md "Polling"). Every notReadyYield-th "not yet" of a
-// thread yields the P (runtime.Gosched), so what is runnable runs first;
-// a thread that queries now and then pays nothing, a polling one one
-// yield per 64 answers.
+// docs/runtime.md "Polling"). So every notReadyCheck-th "not yet" of a
+// thread reads the runtime's count of runnable goroutines (~0.1 µs) and,
+// when one is waiting for a P, yields its own (runtime.Gosched: a
+// hand-off to another thread and back, tens of µs here). With a P to
+// spare, as by default, a goroutine seldom waits and a poll seldom
+// yields.
 func (t *Thread) NotReady() {
 	if t == nil {
 		return
 	}
 	t.notReady++
-	if t.notReady%notReadyYield == 0 {
+	if t.notReady%notReadyCheck != 0 {
+		return
+	}
+	s := &t.runnable[0]
+	if s.Name == "" {
+		s.Name = "/sched/goroutines/runnable:goroutines"
+	}
+	metrics.Read(t.runnable[:])
+	if s.Value.Kind() == metrics.KindUint64 && s.Value.Uint64() > 0 {
 		runtime.Gosched()
 	}
 }
