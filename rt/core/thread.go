@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"sync"
+	"time"
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/tsfw"
@@ -45,16 +46,25 @@ type Thread struct {
 		run tsfw.ClaimRun
 	}
 
-	// notReady counts the thread's "not yet" answers to queries, and
-	// runnable is its sample of the runtime's runnable goroutines
-	// (NotReady).
+	// notReady counts the thread's "not yet" answers to queries,
+	// checked is when it last looked for starved goroutines (since
+	// threadsEpoch), and runnable is its sample of the runtime's count
+	// of them (NotReady).
 	notReady uint32
+	checked  time.Duration
 	runnable [1]metrics.Sample
 }
 
-// notReadyCheck: a thread looks for starved goroutines once every this
-// many "not yet" answers (NotReady).
-const notReadyCheck = 16
+// A polling thread reads the clock once every notReadyClock "not yet"
+// answers, and looks for starved goroutines at most once every
+// notReadyEvery (NotReady).
+const (
+	notReadyClock = 16
+	notReadyEvery = 50 * time.Microsecond
+)
+
+// threadsEpoch is the origin of Thread.checked.
+var threadsEpoch = time.Now()
 
 // NotReady is called by every query that answers "not yet" (a stream's,
 // an event's, an event wait's), after it released its locks. A host
@@ -66,20 +76,26 @@ const notReadyCheck = 16
 // one thread) the work then waited for the monitor's forced hand-off,
 // ~10 ms each time: a kernel of 8 one-line blocks took 12–21 ms of
 // polling instead of under 0.5 ms (conformance case stream_query_poll,
-// docs/runtime.md "Polling"). So every notReadyCheck-th "not yet" of a
-// thread reads the runtime's count of runnable goroutines (~0.1 µs) and,
-// when one is waiting for a P, yields its own (runtime.Gosched: a
-// hand-off to another thread and back, tens of µs here). With a P to
-// spare, as by default, a goroutine seldom waits and a poll seldom
-// yields.
+// docs/runtime.md "Polling"). So a polling thread, at most once every
+// notReadyEvery, reads the runtime's count of runnable goroutines
+// (runtime/metrics: ~0.1 µs, under the scheduler's lock, hence the rate
+// bound, for the many threads of a big machine) and, when one waits for
+// a P, yields its own (runtime.Gosched: a hand-off to another thread and
+// back, tens of µs here). With a P to spare, as by default, a goroutine
+// seldom waits and a poll seldom yields.
 func (t *Thread) NotReady() {
 	if t == nil {
 		return
 	}
 	t.notReady++
-	if t.notReady%notReadyCheck != 0 {
+	if t.notReady%notReadyClock != 0 {
 		return
 	}
+	now := time.Since(threadsEpoch)
+	if now-t.checked < notReadyEvery {
+		return
+	}
+	t.checked = now
 	s := &t.runnable[0]
 	if s.Name == "" {
 		s.Name = "/sched/goroutines/runnable:goroutines"
