@@ -22,16 +22,15 @@ if [ -f /sys/fs/cgroup/cgroup.controllers ]; then
   cg=/sys/fs/cgroup/npuemu-lanes.$$
   mkdir "$cg"
   echo "$((q * period)) $period" > "$cg/cpu.max"
-  stat() { grep -E "^nr_throttled" "$cg/cpu.stat" | awk '{print $2}'; }
 elif [ -d /sys/fs/cgroup/cpu ]; then
   cg=/sys/fs/cgroup/cpu/npuemu-lanes.$$
   mkdir "$cg"
   echo $period > "$cg/cpu.cfs_period_us"
   echo $((q * period)) > "$cg/cpu.cfs_quota_us"
-  stat() { grep -E "^nr_throttled" "$cg/cpu.stat" | awk '{print $2}'; }
 else
   echo "$0: no cgroup file system to write" >&2; exit 2
 fi
+throttled() { awk '/^nr_throttled/ {print $2}' "$cg/cpu.stat"; }
 trap 'rmdir "$cg" 2>/dev/null; rm -rf "$B"' EXIT
 all=${MANY:-$(nproc)}
 echo "machine: $(nproc) CPUs; group: $q CPUs of quota; lanes: default (the limit) against NPUEMU_THREADS=$all"
@@ -44,7 +43,7 @@ for i in $(seq 1 "${ROUNDS:-7}"); do
     sh -c 'echo $$ > "$1/cgroup.procs"; shift; exec env NPUEMU_THREADS='"$all"' "$@"' _ "$cg" "$B/launch_ab" $m $(n_of $m) | sed 's/^/all /' >> "$raw"
   done
 done
-echo "throttled periods of the group: $(stat)"
+echo "throttled periods of the group: $(throttled)"
 # lines: VARIANT MODE wall VALUE UNIT cpu_ns NS ivcsw_per_s K
 awk '{k=$2" "$1; w[k]=w[k]" "$4; c[k]=c[k]" "$7; u[$2]=$5}
 function med(s,  x, n, p, q, t) { n = split(s, x, " ")

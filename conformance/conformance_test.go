@@ -37,16 +37,21 @@ func init() {
 	})
 }
 
-// target returns the target chosen by the flags, failing the test with what
-// to do when it is not usable.
+// target returns the target chosen by the flags, with -env's settings,
+// failing the test with what to do when it is not usable.
 func target(t *testing.T) *Target {
+	t.Helper()
+	tg := chosenTarget(t)
+	tg.ExtraEnv = append(tg.ExtraEnv, extraEnv...)
+	return tg
+}
+
+func chosenTarget(t *testing.T) *Target {
 	t.Helper()
 	repo, err := filepath.Abs("..")
 	require.NoError(t, err)
 	if *realFlag {
-		tg := realTarget(t, repo) // real_test.go
-		tg.ExtraEnv = append(tg.ExtraEnv, extraEnv...)
-		return tg
+		return realTarget(t, repo) // real_test.go
 	}
 	include, lib := *includeFlag, *libFlag
 	if (include == "") != (lib == "") {
@@ -68,7 +73,6 @@ func target(t *testing.T) *Target {
 	}
 	tg, err := NewTarget(include, lib, t.TempDir())
 	require.NoError(t, err)
-	tg.ExtraEnv = append(tg.ExtraEnv, extraEnv...)
 	return tg
 }
 

@@ -39,7 +39,8 @@ const MaxHostThreads = 1024
 var hostThreads struct {
 	once    sync.Once
 	n, ncpu int
-	def     int // cpusUsable's answer
+	def     int  // cpusUsable's answer
+	set     bool // NPUEMU_THREADS gave n
 }
 
 // HostThreads returns how many host threads run kernel blocks and split
@@ -50,7 +51,9 @@ func HostThreads() int {
 		h := &hostThreads
 		h.ncpu = runtime.NumCPU()
 		h.def = cpusUsable(h.ncpu, runtime.GOMAXPROCS(0), os.Getenv("GOMAXPROCS"))
-		h.n = parseThreads(os.Getenv(EnvThreads), h.def)
+		v := os.Getenv(EnvThreads)
+		h.n = parseThreads(v, h.def)
+		_, h.set = validThreads(v)
 	})
 	return hostThreads.n
 }
@@ -59,8 +62,7 @@ func HostThreads() int {
 // tools (`npuemu info`).
 func HostThreadsReason() string {
 	n := HostThreads()
-	_, set := validThreads(os.Getenv(EnvThreads))
-	return threadsReason(n, hostThreads.ncpu, hostThreads.def, set)
+	return threadsReason(n, hostThreads.ncpu, hostThreads.def, hostThreads.set)
 }
 
 // threadsReason: n threads, ncpu CPUs in the affinity mask, def the CPUs
