@@ -45,3 +45,16 @@ func TestNotReadyRateBound(t *testing.T) {
 	}
 	assert.True(t, ran.Load(), "looked and yielded")
 }
+
+// BenchmarkNotReadyLook: what NotReady's look at the runtime costs
+// (docs/runtime.md, "Polling"): go test ./rt/core -run x -bench NotReadyLook.
+func BenchmarkNotReadyLook(b *testing.B) {
+	th := &Thread{ID: 1}
+	b.ReportAllocs()
+	for b.Loop() { // notReadyClock answers, the last of them looks
+		th.checked = 0
+		for range notReadyClock {
+			th.NotReady()
+		}
+	}
+}
