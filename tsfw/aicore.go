@@ -17,7 +17,8 @@ import (
 // Blocks, capped by the pool and by KernelSpec.MaxCores; a batch kernel
 // waits until its whole width is free, a normal one starts with any free
 // core). The granted cores are run by lanes, at most Config.HostThreads of
-// them (threads.go; watchResidency adds the rest if the blocks stall):
+// them (threads.go; watchResidency adds the rest if the blocks are stuck,
+// residency.go):
 // worker goroutines that take the next block number from a shared counter
 // until none is left, so the blocks run in waves, really in parallel. Kernels
 // of other queues start whenever cores are free and wait when not. The last
@@ -269,6 +270,12 @@ type krun struct {
 	gen       atomic.Uint64 // moves on when the run is recycled (Mark)
 	watched   bool          // a Mark or watchResidency holds gen; guarded by Device.mu
 
+	// The threads running the blocks of a watched kernel (residency.go):
+	// watch is set at dispatch, before a lane is handed r.
+	watch   bool
+	nrunner atomic.Int32
+	runners [maxRunners]atomic.Int32 // OS thread ids; 0: a free slot
+
 	batch [maxBatch]Kernel // a chain's batch (runChained)
 }
 
@@ -335,6 +342,9 @@ func (d *Device) dispatchKernel(q *Queue, t *Task, self bool) *lane {
 	q.inflight = true
 	d.inflight++
 	r.extra = n - h
+	if r.watch = r.extra > 0; r.watch {
+		r.resetRunners()
+	}
 	var mine *lane
 	for i := range h {
 		l := d.idleLane()
@@ -373,61 +383,6 @@ func (d *Device) idleLane() *lane {
 	l.owed.Store(true)
 	go d.laneLoop(l)
 	return l
-}
-
-// stallAfter (a variable for tests) is how long a kernel granted more cores than it has host
-// lanes may go without a block ending, while blocks are still to start,
-// before it gets a lane per granted core.
-var stallAfter = 2 * time.Millisecond
-
-// watchResidency keeps the device's promise that the blocks of one wave
-// run at the same time (blocks may wait for each other, as cross-core
-// synchronisation does) while running them on fewer host lanes than cores
-// granted (threads.go): if no block of r ends for stallAfter while some
-// have not started, the blocks running are taken to wait for those, and r
-// gets its remaining r.extra lanes. A kernel whose blocks make progress
-// never pays more threads than the host has.
-// Precondition: d.mu held, r just dispatched.
-func (d *Device) watchResidency(r *krun) {
-	gen, seen := r.gen.Load(), r.ended.Load()
-	r.watched = true
-	var check func()
-	check = func() {
-		d.mu.Lock()
-		defer d.mu.Unlock()
-		if r.gen.Load() != gen || r.q == nil || r.extra == 0 || r.abandoned.Load() {
-			return // ended (the run state may be another kernel's now), or abandoned (watchdog.go)
-		}
-		now := r.ended.Load()
-		if now != seen || r.next.Load() >= r.ks.Blocks || r.failed.Load() {
-			if r.next.Load() < r.ks.Blocks && !r.failed.Load() {
-				seen = now
-				time.AfterFunc(stallAfter, check)
-			}
-			return
-		}
-		// r.left only reaches 0 once (its last lane then completes r):
-		// add the lanes only while it has not.
-		for {
-			v := r.left.Load()
-			if v == 0 {
-				return
-			}
-			if r.left.CompareAndSwap(v, v+int32(r.extra)) {
-				break
-			}
-		}
-		r.solo = false
-		for range r.extra {
-			l := d.idleLane()
-			l.run = r
-			l.solo.Store(false)
-			r.lanes = append(r.lanes, l)
-			l.kick()
-		}
-		r.extra = 0
-	}
-	time.AfterFunc(stallAfter, check)
 }
 
 // startInline starts q's head kernel with the calling thread as one of its
@@ -657,18 +612,23 @@ func runLane(r *krun) {
 		}
 		return
 	}
+	slot := -1
+	if r.watch { // residency.go
+		slot = r.enter()
+	}
 	for !r.failed.Load() {
 		b = r.next.Add(1) - 1
 		if b >= blocks {
-			return
+			break
 		}
 		err := r.kern.RunBlock(b, blocks)
 		r.ended.Add(1)
 		if err != nil {
 			r.fail(err)
-			return
+			break
 		}
 	}
+	r.leave(slot)
 }
 
 func (r *krun) fail(err error) {

@@ -1,0 +1,146 @@
+package tsfw
+
+import (
+	"runtime"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// fakeRunners stands in for the OS's view of the threads running a
+// watched kernel's blocks (probeRunner): every runner has run cpu and
+// sleeps or not.
+type fakeRunners struct {
+	mu     sync.Mutex
+	cpu    time.Duration
+	asleep bool
+	stuck  int // looks at a kernel whose blocks made no progress
+}
+
+func (f *fakeRunners) install(t *testing.T) {
+	t.Helper()
+	oldProbe, oldStall := probeRunner, stallAfter
+	probeRunner = func(tid int32, withSleep bool) runnerState {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		if withSleep {
+			f.stuck++
+		}
+		return runnerState{cpu: f.cpu, asleep: f.asleep, ok: true}
+	}
+	stallAfter = time.Millisecond
+	t.Cleanup(func() { probeRunner, stallAfter = oldProbe, oldStall })
+}
+
+func (f *fakeRunners) set(cpu time.Duration, asleep bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.cpu, f.asleep = cpu, asleep
+}
+
+func (f *fakeRunners) looks() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.stuck
+}
+
+// TestResidencyStarvedWaits: a kernel whose lane makes no progress while
+// that lane is runnable and gets no CPU (a busy host) gets no more lanes;
+// once the lane has run stallAfter of CPU time without a block ending,
+// the kernel gets a lane per granted core.
+func TestResidencyStarvedWaits(t *testing.T) {
+	f := &fakeRunners{}
+	f.install(t)
+	d := newDev(t, Config{CubeCores: 4, HostThreads: 1})
+	q := newQ(t, d, 0)
+	k := newKernel(4)
+	k.started = make(chan uint32, 4)
+	k.gate = make(chan struct{})
+	require.NoError(t, q.Submit(KernelTask(k, KernelSpec{Blocks: 4})))
+	<-k.started
+	require.Eventually(t, func() bool { return f.looks() >= 5 }, 10*time.Second, time.Millisecond)
+	assert.Equal(t, int32(1), k.peak.Load(), "a starved lane is not a stuck kernel")
+	assert.Empty(t, k.started, "no other block started")
+	f.set(10*stallAfter, false)
+	for range 3 {
+		<-k.started
+	}
+	assert.Equal(t, int32(4), k.peak.Load())
+	close(k.gate)
+	require.NoError(t, q.Synchronize(-1))
+	k.each(t, 1)
+}
+
+// TestResidencySleepingRunner: a lane that sleeps while blocks wait to
+// start (it waits for them) gets the kernel its other lanes at once.
+func TestResidencySleepingRunner(t *testing.T) {
+	f := &fakeRunners{}
+	f.install(t)
+	f.set(0, true)
+	d := newDev(t, Config{CubeCores: 4, HostThreads: 1})
+	q := newQ(t, d, 0)
+	k := newKernel(4)
+	k.started = make(chan uint32, 4)
+	k.gate = make(chan struct{})
+	require.NoError(t, q.Submit(KernelTask(k, KernelSpec{Blocks: 4})))
+	for range 4 {
+		<-k.started
+	}
+	assert.Equal(t, 1, f.looks(), "lanes added at the first look at a runner that saw no progress")
+	close(k.gate)
+	require.NoError(t, q.Synchronize(-1))
+	k.each(t, 1)
+}
+
+// TestThreadProbe: the OS view the watch uses. A thread's CPU clock grows
+// while it spins; a thread blocked in a system call reads as asleep, a
+// running one as not; another process's thread cannot be looked at.
+func TestThreadProbe(t *testing.T) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	tid := int32(syscall.Gettid())
+	c0, ok := threadCPU(tid)
+	require.True(t, ok)
+	limit := time.Now().Add(10 * time.Second)
+	for {
+		c, ok := threadCPU(tid)
+		require.True(t, ok)
+		if c-c0 >= time.Millisecond {
+			break
+		}
+		require.True(t, time.Now().Before(limit), "the thread's CPU clock did not move while it spun")
+	}
+	asleep, ok := threadAsleep(tid)
+	require.True(t, ok)
+	assert.False(t, asleep, "the running thread")
+
+	var p [2]int
+	require.NoError(t, syscall.Pipe(p[:]))
+	defer syscall.Close(p[0])
+	defer syscall.Close(p[1])
+	blocked := make(chan int32)
+	done := make(chan struct{})
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		blocked <- int32(syscall.Gettid())
+		var b [1]byte
+		syscall.Read(p[0], b[:]) // blocks this thread: the fd is blocking
+		close(done)
+	}()
+	other := <-blocked
+	assert.Eventually(t, func() bool {
+		asleep, ok := threadAsleep(other)
+		return ok && asleep
+	}, 10*time.Second, time.Millisecond, "a thread blocked in read(2)")
+	_, err := syscall.Write(p[1], []byte{1})
+	require.NoError(t, err)
+	<-done
+
+	_, ok = threadCPU(1) // init's, or another process's: not this one's
+	assert.False(t, ok)
+}
