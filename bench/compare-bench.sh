@@ -2,7 +2,8 @@
 # compare-bench.sh: npuemu_bench --kernels (the launch and vector-add
 # metrics of docs/benchmarks.md) against two library folders, alternated
 # ROUNDS times (default 5), on this machine; prints the median of each
-# metric per build. Used for docs/benchmarks.md, "Issue #15, third round".
+# metric per build; each build goes first in every other round. Used for
+# docs/benchmarks.md, "Issue #15, third round".
 #   bench/compare-bench.sh BASE_LIB_DIR NEW_LIB_DIR
 # Run from the repository root after `make lib`. NPUEMU_LAUNCH_BATCH and
 # the other variables are passed through to both builds. ALL=1 runs every
@@ -21,9 +22,13 @@ export NPUEMU_BENCH_KERNELS=$B/k.so
 raw=$B/raw.txt
 which=--kernels
 [ "${ALL:-0}" = 1 ] && which=
+# run VARIANT LIBDIR: one npuemu_bench process of that build.
+run() { NPUEMU_NODE=${NPUEMU_NODE:-cmp$1} LD_LIBRARY_PATH=$2 "$B/npuemu_bench" $which 2>/dev/null | sed "s/^/$1 /" >> "$raw"; }
 for i in $(seq 1 "${ROUNDS:-5}"); do
-  NPUEMU_NODE=${NPUEMU_NODE:-cmpbase} LD_LIBRARY_PATH=$1 "$B/npuemu_bench" $which 2>/dev/null | sed 's/^/base /' >> "$raw"
-  NPUEMU_NODE=${NPUEMU_NODE:-cmpnew} LD_LIBRARY_PATH=$2 "$B/npuemu_bench" $which 2>/dev/null | sed 's/^/new /' >> "$raw"
+  # Each build goes first in every other round: the second process of a
+  # pair started right after the first ran its launch figures ~20 % slower
+  # here (docs/benchmarks.md, "Twenty-second session").
+  if [ $((i % 2)) = 1 ]; then run base "$1"; run new "$2"; else run new "$2"; run base "$1"; fi
 done
 # lines: VARIANT METRIC VALUE UNIT
 awk '{v[$2" "$1]=v[$2" "$1]" "$3; u[$2]=$4; keys[$2]=1}

@@ -2,7 +2,7 @@
 # compare-launch.sh: before/after of the launch path on a busy host. Runs
 # bench/c/launch_ab.c against two library folders (each holding
 # libnpuemu.so, or the usual symlinks), alternated ROUNDS times (default
-# 11) for each workload, and prints the median wall time and the median
+# 11) for each workload, each build first in every other round, and prints the median wall time and the median
 # CPU time per operation of each (the CPU time of every thread of the
 # process: what a loaded machine does not inflate).
 #   bench/compare-launch.sh BASE_LIB_DIR NEW_LIB_DIR
@@ -16,10 +16,13 @@ set -e
 . "$(dirname "$0")/launch-ab-lib.sh"
 prepare_launch_ab "$1" "$2"
 raw=$B/raw.txt
+# run VARIANT LIBDIR MODE: one launch_ab process of that build.
+run() { LD_LIBRARY_PATH=$2 "$B/launch_ab" $3 ${N:-20000} | sed "s/^/$1 /" >> "$raw"; }
 for i in $(seq 1 "${ROUNDS:-11}"); do
   for m in ${MODES:-e s y m}; do
-    LD_LIBRARY_PATH=$1 "$B/launch_ab" $m ${N:-20000} | sed 's/^/base /' >> "$raw"
-    LD_LIBRARY_PATH=$2 "$B/launch_ab" $m ${N:-20000} | sed 's/^/new /' >> "$raw"
+    # each build first in every other round (the second of a pair can run
+    # slower: docs/benchmarks.md, "Twenty-second session")
+    if [ $((i % 2)) = 1 ]; then run base "$1" $m; run new "$2" $m; else run new "$2" $m; run base "$1" $m; fi
   done
 done
 # lines: VARIANT MODE wall VALUE UNIT cpu_ns NS ivcsw_per_s K
