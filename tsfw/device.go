@@ -78,6 +78,10 @@ type Device struct {
 	cost  CostModel
 	epoch time.Time // wall-clock origin of virtual time, for pacing
 
+	// probe stands in for probeRunner in tests (residency.go); set before
+	// the first kernel.
+	probe func(tid int32, withSleep bool) runnerState
+
 	vHost atomic.Int64  // virtual time the host has observed (syncs, sync copies)
 	seq   atomic.Uint64 // submission order of tasks (stamp), across queues
 

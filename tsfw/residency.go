@@ -23,10 +23,13 @@ import (
 // add ran at a fifth of its speed (docs/benchmarks.md, "Twenty-second
 // session"). So a stall is judged by what the threads running the blocks
 // (the runners) did since the last block ended:
-//   - one of them sleeps (a block waits in the kernel: a futex, as
-//     SyncAll's does, or a Go channel): the blocks wait for each other;
-//   - one of them has run stallAfter of CPU time: it spins waiting, or
-//     its block is long; either way more lanes let the rest start;
+//   - one of them has slept through two looks in a row without running
+//     (a block waits in the kernel: a futex, as SyncAll's does, or a Go
+//     channel): the blocks wait for each other. (Two looks, not one: a
+//     lane also sleeps while it waits for the Go runtime to give it back a
+//     P, which on a busy host can take a while, but not that long.)
+//   - one of them has run stallAfter of CPU time: it spins waiting, or its
+//     block is long; either way more lanes let the rest start;
 //   - else they are runnable and have had little CPU: the host is busy,
 //     and more threads would only share the same CPUs; the watch waits.
 // Where the runners cannot be looked at (no /proc, a thread gone), a
@@ -80,10 +83,17 @@ type runnerState struct {
 	ok     bool
 }
 
+// look at runner tid (probeRunner, or the test's stand-in).
+func (d *Device) lookAt(tid int32, withSleep bool) runnerState {
+	if d.probe != nil {
+		return d.probe(tid, withSleep)
+	}
+	return probeRunner(tid, withSleep)
+}
+
 // probeRunner looks at thread tid of this process; withSleep asks for its
-// scheduling state too (a file read: only when the kernel is stuck). A
-// variable: tests stand in for the OS.
-var probeRunner = func(tid int32, withSleep bool) runnerState {
+// scheduling state too (a file read: only when the kernel is stuck).
+func probeRunner(tid int32, withSleep bool) runnerState {
 	cpu, ok := threadCPU(tid)
 	if !ok {
 		return runnerState{}
@@ -136,18 +146,28 @@ func threadAsleep(tid int32) (asleep, ok bool) {
 // pays more threads than the host has.
 // Precondition: d.mu held, r just dispatched.
 func (d *Device) watchResidency(r *krun) {
-	w := &residency{d: d, r: r, gen: r.gen.Load(), seen: r.ended.Load()}
+	w := &residency{d: d, r: r, gen: r.gen.Load(), seen: r.ended.Load(), after: stallAfter}
 	r.watched = true
-	time.AfterFunc(stallAfter, w.check)
+	time.AfterFunc(w.after, w.check)
 }
 
 // residency is the state of one kernel's watch.
 type residency struct {
-	d    *Device
-	r    *krun
-	gen  uint64
-	seen uint32                  // blocks ended at the last look
-	base map[int32]time.Duration // each runner's CPU time when the last block ended, as first seen
+	d     *Device
+	r     *krun
+	gen   uint64
+	after time.Duration        // stallAfter, read once: a test may change it
+	seen  uint32               // blocks ended at the last look
+	marks map[int32]runnerMark // what each runner did since the last block ended
+}
+
+// runnerMark is a runner's CPU time when the last block ended (or when it
+// was first seen since), and what the previous look saw of it.
+type runnerMark struct {
+	base   time.Duration
+	cpu    time.Duration // at the previous look
+	asleep bool          // at the previous look
+	looked bool          // a look that saw no progress has seen it
 }
 
 // check is one look (see watchResidency).
@@ -164,7 +184,7 @@ func (w *residency) check() {
 	} else {
 		w.snapshot(tids)
 	}
-	time.AfterFunc(stallAfter, w.check)
+	time.AfterFunc(w.after, w.check)
 }
 
 // look reports, under the device lock, whether r is still watched (ok),
@@ -202,15 +222,19 @@ func (w *residency) watching() bool {
 
 // snapshot records each runner's CPU time at a look that saw progress.
 func (w *residency) snapshot(tids []int32) {
-	clear(w.base)
+	clear(w.marks)
 	for _, t := range tids {
-		if st := probeRunner(t, false); st.ok {
-			if w.base == nil {
-				w.base = make(map[int32]time.Duration, len(tids))
-			}
-			w.base[t] = st.cpu
+		if st := w.d.lookAt(t, false); st.ok {
+			w.mark(t, runnerMark{base: st.cpu, cpu: st.cpu})
 		}
 	}
+}
+
+func (w *residency) mark(t int32, m runnerMark) {
+	if w.marks == nil {
+		w.marks = make(map[int32]runnerMark)
+	}
+	w.marks[t] = m
 }
 
 // stuck judges a look that saw no block end (see the top of this file).
@@ -218,20 +242,20 @@ func (w *residency) snapshot(tids []int32) {
 // yet, no block has started: none can be waiting for another.
 func (w *residency) stuck(tids []int32) bool {
 	for _, t := range tids {
-		st := probeRunner(t, true)
-		if !st.ok || st.asleep {
+		st := w.d.lookAt(t, true)
+		if !st.ok {
 			return true
 		}
-		b, seen := w.base[t]
+		prev, seen := w.marks[t]
 		if !seen {
-			if w.base == nil {
-				w.base = make(map[int32]time.Duration, len(tids))
-			}
-			w.base[t] = st.cpu
-			continue
+			prev.base = st.cpu
 		}
-		if st.cpu-b >= stallAfter {
-			return true
+		w.mark(t, runnerMark{base: prev.base, cpu: st.cpu, asleep: st.asleep, looked: true})
+		if st.cpu-prev.base >= w.after {
+			return true // it runs, and no block ends
+		}
+		if prev.looked && prev.asleep && st.asleep && st.cpu-prev.cpu < w.after/10 {
+			return true // it sleeps, look after look
 		}
 	}
 	return false
@@ -246,7 +270,7 @@ func (w *residency) addLanes() {
 	if !w.watching() || r.ended.Load() != w.seen {
 		if w.watching() { // a block ended meanwhile: watch on
 			w.seen = r.ended.Load()
-			time.AfterFunc(stallAfter, w.check)
+			time.AfterFunc(w.after, w.check)
 		}
 		return
 	}

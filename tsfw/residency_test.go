@@ -18,22 +18,24 @@ type fakeRunners struct {
 	mu     sync.Mutex
 	cpu    time.Duration
 	asleep bool
-	stuck  int // looks at a kernel whose blocks made no progress
+	stuck  int  // looks at a kernel whose blocks made no progress
+	toggle bool // asleep flips at each of those looks
 }
 
-func (f *fakeRunners) install(t *testing.T) {
-	t.Helper()
-	oldProbe, oldStall := probeRunner, stallAfter
-	probeRunner = func(tid int32, withSleep bool) runnerState {
+// install makes f d's view of its runners; stallAfter stays as it is (a
+// watch may still look after the test: nothing global is swapped).
+func (f *fakeRunners) install(d *Device) {
+	d.probe = func(tid int32, withSleep bool) runnerState {
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		if withSleep {
 			f.stuck++
+			if f.toggle {
+				f.asleep = !f.asleep
+			}
 		}
 		return runnerState{cpu: f.cpu, asleep: f.asleep, ok: true}
 	}
-	stallAfter = time.Millisecond
-	t.Cleanup(func() { probeRunner, stallAfter = oldProbe, oldStall })
 }
 
 func (f *fakeRunners) set(cpu time.Duration, asleep bool) {
@@ -54,8 +56,8 @@ func (f *fakeRunners) looks() int {
 // the kernel gets a lane per granted core.
 func TestResidencyStarvedWaits(t *testing.T) {
 	f := &fakeRunners{}
-	f.install(t)
 	d := newDev(t, Config{CubeCores: 4, HostThreads: 1})
+	f.install(d)
 	q := newQ(t, d, 0)
 	k := newKernel(4)
 	k.started = make(chan uint32, 4)
@@ -75,13 +77,14 @@ func TestResidencyStarvedWaits(t *testing.T) {
 	k.each(t, 1)
 }
 
-// TestResidencySleepingRunner: a lane that sleeps while blocks wait to
-// start (it waits for them) gets the kernel its other lanes at once.
+// TestResidencySleepingRunner: a lane that sleeps without running
+// through two looks while blocks wait to start (it waits for them) gets
+// the kernel its other lanes.
 func TestResidencySleepingRunner(t *testing.T) {
 	f := &fakeRunners{}
-	f.install(t)
 	f.set(0, true)
 	d := newDev(t, Config{CubeCores: 4, HostThreads: 1})
+	f.install(d)
 	q := newQ(t, d, 0)
 	k := newKernel(4)
 	k.started = make(chan uint32, 4)
@@ -90,7 +93,28 @@ func TestResidencySleepingRunner(t *testing.T) {
 	for range 4 {
 		<-k.started
 	}
-	assert.Equal(t, 1, f.looks(), "lanes added at the first look at a runner that saw no progress")
+	assert.Equal(t, 2, f.looks(), "lanes added at the second look at a sleeping runner")
+	close(k.gate)
+	require.NoError(t, q.Synchronize(-1))
+	k.each(t, 1)
+}
+
+// TestResidencyWakingRunner: a lane seen asleep at one look and runnable
+// at the next (as one waiting for the Go runtime to give it a P back is)
+// is not taken for a block waiting for others.
+func TestResidencyWakingRunner(t *testing.T) {
+	f := &fakeRunners{toggle: true}
+	d := newDev(t, Config{CubeCores: 4, HostThreads: 1})
+	f.install(d)
+	q := newQ(t, d, 0)
+	k := newKernel(4)
+	k.started = make(chan uint32, 4)
+	k.gate = make(chan struct{})
+	require.NoError(t, q.Submit(KernelTask(k, KernelSpec{Blocks: 4})))
+	<-k.started
+	require.Eventually(t, func() bool { return f.looks() >= 6 }, 10*time.Second, time.Millisecond)
+	assert.Equal(t, int32(1), k.peak.Load())
+	assert.Empty(t, k.started, "no other block started")
 	close(k.gate)
 	require.NoError(t, q.Synchronize(-1))
 	k.each(t, 1)
