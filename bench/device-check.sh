@@ -9,7 +9,9 @@
 # and of BEFORE_LIBDIR, then, where perf is installed, bench/startup-tlb.sh
 # (what sent those interrupts) on all CPUs and on two, then
 # bench/cgroup-lanes.sh (kernels in a cgroup of 2 CPUs' quota: the lanes
-# at the limit against one per CPU).
+# at the limit against one per CPU), then bench/host-phases.sh (whether
+# that host's slow launch + synchronize phases are the CPU's, and what
+# they do to reference loops).
 #   OUT=DIR bench/device-check.sh [BEFORE_LIBDIR]
 # Here: `make lib`, and BEFORE_LIBDIR (an ignored folder, e.g. devrun/base)
 # holding an older build's libnpuemu.so and libnpuemu_core.so. The device
@@ -33,3 +35,5 @@ if command -v perf >/dev/null; then
 fi
 echo "== kernels in a 2-CPU cgroup: lanes at the limit against one per CPU (bench/cgroup-lanes.sh)"
 QUOTA=2 ROUNDS=${CGROUP_ROUNDS:-5} timeout 90 bash bench/cgroup-lanes.sh emu/lib | tee "$OUT/cgroup-lanes.txt"
+echo "== the host's slow phases (bench/host-phases.sh)"
+REPS=${PHASE_REPS:-1500} timeout 60 bash bench/host-phases.sh emu/lib | tee "$OUT/host-phases.txt"
