@@ -247,25 +247,6 @@ func TestHostLanesBounded(t *testing.T) {
 	assert.Equal(t, DefaultCost.TaskOverhead+cost, d.Now())
 }
 
-// TestResidencyWatchdog: with one host thread, a kernel whose 4 blocks
-// each wait until all 4 have started (cross-block synchronisation) still
-// completes: the stalled kernel gets a lane per granted core.
-func TestResidencyWatchdog(t *testing.T) {
-	d := newDev(t, Config{CubeCores: 4, HostThreads: 1})
-	q := newQ(t, d, 0)
-	k := newKernel(4)
-	k.started = make(chan uint32, 4)
-	k.gate = make(chan struct{})
-	require.NoError(t, q.Submit(KernelTask(k, KernelSpec{Blocks: 4})))
-	for range 4 {
-		<-k.started
-	}
-	assert.Equal(t, int32(4), k.peak.Load())
-	close(k.gate)
-	require.NoError(t, q.Synchronize(-1))
-	k.each(t, 1)
-}
-
 func TestParseThreads(t *testing.T) {
 	for _, tc := range []struct {
 		v    string

@@ -50,19 +50,51 @@ func (f *fakeRunners) looks() int {
 	return f.stuck
 }
 
+// gatedKernel submits a kernel of 4 blocks, granted 4 cores, on a device
+// with one host thread (f, when not nil, stands in for the OS there); each
+// block says it started and waits for k.gate.
+func gatedKernel(t *testing.T, f *fakeRunners) (*Queue, *testKernel) {
+	t.Helper()
+	d := newDev(t, Config{CubeCores: 4, HostThreads: 1})
+	if f != nil {
+		f.install(d)
+	}
+	q := newQ(t, d, 0)
+	k := newKernel(4)
+	k.started = make(chan uint32, 4)
+	k.gate = make(chan struct{})
+	require.NoError(t, q.Submit(KernelTask(k, KernelSpec{Blocks: 4})))
+	return q, k
+}
+
+// finishGated opens k's gate and checks that every block ran once.
+func finishGated(t *testing.T, q *Queue, k *testKernel) {
+	t.Helper()
+	close(k.gate)
+	require.NoError(t, q.Synchronize(-1))
+	k.each(t, 1)
+}
+
+// TestResidencyWatchdog: with one host thread, a kernel whose 4 blocks
+// each wait until all 4 have started (cross-block synchronisation) still
+// completes: the stalled kernel gets a lane per granted core (the lane
+// waiting in a block sleeps, as the OS sees it).
+func TestResidencyWatchdog(t *testing.T) {
+	q, k := gatedKernel(t, nil)
+	for range 4 {
+		<-k.started
+	}
+	assert.Equal(t, int32(4), k.peak.Load())
+	finishGated(t, q, k)
+}
+
 // TestResidencyStarvedWaits: a kernel whose lane makes no progress while
 // that lane is runnable and gets no CPU (a busy host) gets no more lanes;
 // once the lane has run stallAfter of CPU time without a block ending,
 // the kernel gets a lane per granted core.
 func TestResidencyStarvedWaits(t *testing.T) {
 	f := &fakeRunners{}
-	d := newDev(t, Config{CubeCores: 4, HostThreads: 1})
-	f.install(d)
-	q := newQ(t, d, 0)
-	k := newKernel(4)
-	k.started = make(chan uint32, 4)
-	k.gate = make(chan struct{})
-	require.NoError(t, q.Submit(KernelTask(k, KernelSpec{Blocks: 4})))
+	q, k := gatedKernel(t, f)
 	<-k.started
 	require.Eventually(t, func() bool { return f.looks() >= 5 }, 10*time.Second, time.Millisecond)
 	assert.Equal(t, int32(1), k.peak.Load(), "a starved lane is not a stuck kernel")
@@ -72,9 +104,7 @@ func TestResidencyStarvedWaits(t *testing.T) {
 		<-k.started
 	}
 	assert.Equal(t, int32(4), k.peak.Load())
-	close(k.gate)
-	require.NoError(t, q.Synchronize(-1))
-	k.each(t, 1)
+	finishGated(t, q, k)
 }
 
 // TestResidencySleepingRunner: a lane that sleeps without running
@@ -83,20 +113,12 @@ func TestResidencyStarvedWaits(t *testing.T) {
 func TestResidencySleepingRunner(t *testing.T) {
 	f := &fakeRunners{}
 	f.set(0, true)
-	d := newDev(t, Config{CubeCores: 4, HostThreads: 1})
-	f.install(d)
-	q := newQ(t, d, 0)
-	k := newKernel(4)
-	k.started = make(chan uint32, 4)
-	k.gate = make(chan struct{})
-	require.NoError(t, q.Submit(KernelTask(k, KernelSpec{Blocks: 4})))
+	q, k := gatedKernel(t, f)
 	for range 4 {
 		<-k.started
 	}
 	assert.Equal(t, 2, f.looks(), "lanes added at the second look at a sleeping runner")
-	close(k.gate)
-	require.NoError(t, q.Synchronize(-1))
-	k.each(t, 1)
+	finishGated(t, q, k)
 }
 
 // TestResidencyWakingRunner: a lane seen asleep at one look and runnable
@@ -104,20 +126,12 @@ func TestResidencySleepingRunner(t *testing.T) {
 // is not taken for a block waiting for others.
 func TestResidencyWakingRunner(t *testing.T) {
 	f := &fakeRunners{toggle: true}
-	d := newDev(t, Config{CubeCores: 4, HostThreads: 1})
-	f.install(d)
-	q := newQ(t, d, 0)
-	k := newKernel(4)
-	k.started = make(chan uint32, 4)
-	k.gate = make(chan struct{})
-	require.NoError(t, q.Submit(KernelTask(k, KernelSpec{Blocks: 4})))
+	q, k := gatedKernel(t, f)
 	<-k.started
 	require.Eventually(t, func() bool { return f.looks() >= 6 }, 10*time.Second, time.Millisecond)
 	assert.Equal(t, int32(1), k.peak.Load())
 	assert.Empty(t, k.started, "no other block started")
-	close(k.gate)
-	require.NoError(t, q.Synchronize(-1))
-	k.each(t, 1)
+	finishGated(t, q, k)
 }
 
 // TestThreadProbe: the OS view the watch uses. A thread's CPU clock grows
