@@ -18,9 +18,9 @@ import (
 // Stuck, not merely slow: on a host whose CPUs other processes keep busy,
 // a lane can wait milliseconds for a CPU. Taking that for a stall added a
 // lane per granted core (38 more threads for a 40-block kernel on 2 CPUs),
-// every one of them then competing for the same busy CPUs, and a vector
-// add ran at a fifth of its speed (docs/benchmarks.md, "Twenty-second
-// session"). So a stall is judged by what the threads running the blocks
+// every one of them then competing for the same busy CPUs; with one host
+// thread a vector add ran at a third of the speed it reaches without
+// them (docs/benchmarks.md, "Twenty-second session"). So a stall is judged by what the threads running the blocks
 // (the runners) did since the last block ended:
 //   - one of them has slept through two looks in a row without running
 //     (a block waits in the kernel: a futex, as SyncAll's does, or a Go
