@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/npuemu/npuemu/emu"
@@ -71,6 +72,7 @@ func printInfo(w io.Writer, n *emu.Node) {
 		soc.MaxStreams, soc.MaxEvents, soc.MaxNotifies, soc.PriorityGreatest, soc.PriorityLeast)
 	fmt.Fprintf(w, "Host threads:  %d run kernel blocks and split copies (%s)\n", tsfw.HostThreads(), tsfw.HostThreadsReason())
 	printProtect(w) // info_protect.go
+	fmt.Fprintf(w, "Device pages:  %s\n", devicePages(n))
 
 	rows := [][]string{infoColumns}
 	for id := 0; id < n.DeviceCount(); id++ {
@@ -119,4 +121,20 @@ func writeTable(w io.Writer, rows [][]string) {
 		line(r)
 	}
 	rule("-")
+}
+
+// devicePages says what pages device memory gets (emu.DevicePages): in
+// n's node directory, or, for a node private to this command (NPUEMU_NODE
+// unset), in the default node a program would use.
+func devicePages(n *emu.Node) string {
+	if d := n.Dir(); d != nil {
+		_, why := emu.DevicePages(d.Path())
+		return why
+	}
+	dir := emu.DefaultNodeDir
+	if _, err := os.Stat(dir); err != nil {
+		dir = filepath.Dir(dir)
+	}
+	_, why := emu.DevicePages(dir)
+	return "programs' default node " + emu.DefaultNodeDir + ": " + why
 }

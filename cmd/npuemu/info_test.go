@@ -61,6 +61,7 @@ func TestInfoCommand(t *testing.T) {
 			require.True(t, ok)
 			assert.Contains(t, text, "Configuration: NPUEMU_DEVICES=")
 			assert.Contains(t, text, "Protection:    device memory guard pages on")
+			assert.Regexp(t, `(?m)^Device pages:  (programs' default node /dev/shm/npuemu-node: )?(huge pages where|4 KiB: tmpfs|the file system's own)`, text)
 			assert.Contains(t, text, fmt.Sprintf("Host threads:  %d run kernel blocks and split copies (", tsfw.HostThreads()))
 			assert.Contains(t, text, "dereferencing a device pointer does not fault")
 			assert.Contains(t, text, fmt.Sprintf("%d x %s", tt.devices, tt.soc))
