@@ -16,6 +16,7 @@
  *     NPUEMU_NODE=probe LD_LIBRARY_PATH=emu/lib ./collapse_probe $c; done; done
  */
 #include "acl/acl.h"
+#include "bench_ck.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,21 +26,6 @@
 #ifndef MADV_COLLAPSE
 #define MADV_COLLAPSE 25
 #endif
-
-#define CK(x)                                                                            \
-    do {                                                                                 \
-        aclError e_ = (x);                                                               \
-        if (e_) {                                                                        \
-            fprintf(stderr, "%s: %d %s\n", #x, e_, aclGetRecentErrMsg());                \
-            exit(1);                                                                     \
-        }                                                                                \
-    } while (0)
-
-static double now_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e9 + t.tv_nsec;
-}
 
 /* collapse asks for huge pages over the 2 MiB-aligned part of p..p+n. */
 static void collapse(void *p, size_t n) {

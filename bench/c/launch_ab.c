@@ -22,26 +22,12 @@
  * thread preempted by another) per second of wall time.
  */
 #include "acl/acl.h"
+#include "bench_ck.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <time.h>
-
-#define CK(x)                                                                            \
-    do {                                                                                 \
-        aclError e_ = (x);                                                               \
-        if (e_) {                                                                        \
-            fprintf(stderr, "%s: %d %s\n", #x, e_, aclGetRecentErrMsg());                \
-            exit(1);                                                                     \
-        }                                                                                \
-    } while (0)
-
-static double now_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e9 + t.tv_nsec;
-}
 
 static double cpu_ns(void) {
     struct rusage u;

@@ -26,18 +26,10 @@
  * other's turns.
  */
 #include "acl/acl.h"
+#include "bench_ck.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-
-#define CK(x)                                                                            \
-    do {                                                                                 \
-        aclError e_ = (x);                                                               \
-        if (e_) {                                                                        \
-            fprintf(stderr, "%s: %d %s\n", #x, e_, aclGetRecentErrMsg());                \
-            exit(1);                                                                     \
-        }                                                                                \
-    } while (0)
 
 #define OPS 2000
 #define ALU_ITERS 300000
