@@ -24,6 +24,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/npuemu/npuemu/emu"
 )
 
 func main() {
@@ -102,6 +104,9 @@ type program struct {
 
 func (h *harness) run(ctx context.Context, runs int, quick bool) *Report {
 	rep := &Report{Runs: runs, Quick: quick, Npu: Series{}, Peer: Series{}, Limits: Series{}}
+	if dir, why := emu.ProgramNodePages(os.Getenv(emu.EnvNode)); why != "" {
+		rep.Pages = dir + ": " + why
+	}
 	out := filepath.Join(h.root, "build", "bench")
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		rep.NpuErr = err

@@ -211,10 +211,11 @@ func TestReportWrite(t *testing.T) {
 		"h2d_4KiB_sync_us": {40, "us"}, "launch_enqueue_ns": {3000, "ns/launch"}, "peer_only_metric": {5, "ms"},
 	}))
 	require.NoError(t, limits.Add(map[string]Sample{"memcpy_64MiB_GBps": {6.2, "GB/s"}}))
-	rep := &Report{Runs: 3, Npu: npu, Peer: peer, Limits: limits}
+	rep := &Report{Runs: 3, Npu: npu, Peer: peer, Limits: limits, Pages: "/dev/shm/npuemu-node: 4 KiB"}
 	var buf bytes.Buffer
 	rep.Write(&buf)
 	out := buf.String()
+	assert.Contains(t, out, "Device memory pages (docs/node.md, \"Huge pages\"): /dev/shm/npuemu-node: 4 KiB\n")
 
 	assert.Equal(t, []string{"h2d_64MiB_GBps", "22.00 GB/s", "20.00 GB/s", "1.10×", "≥ 1.0× PoCL", "yes"}, tableRow(t, out, "h2d_64MiB_GBps"))
 	assert.Equal(t, []string{"d2h_64MiB_GBps", "11.00 GB/s", "20.00 GB/s", "0.55×", "≥ 1.0× PoCL", "NO"}, tableRow(t, out, "d2h_64MiB_GBps"))

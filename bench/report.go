@@ -16,6 +16,9 @@ type Report struct {
 	Limits  Series
 	NpuErr  error // npuemu_bench could not be built or run
 	PeerErr error // the PoCL peer could not be built or run
+	// Pages says where npuemu's device memory lived and whether it got
+	// huge pages (emu.ProgramNodePages): the vector add depends on it.
+	Pages string
 }
 
 // rows returns the catalogue followed by every metric that a program
@@ -123,6 +126,10 @@ func (r *Report) Write(w io.Writer) {
 			lim = append(lim, []string{n, FormatValue(v, unit)})
 		}
 		writeTable(w, []string{"machine limit", "median"}, lim)
+	}
+	if r.Pages != "" {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "Device memory pages (docs/node.md, \"Huge pages\"): "+r.Pages)
 	}
 }
 

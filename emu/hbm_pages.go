@@ -40,6 +40,27 @@ func DevicePages(dir string) (huge bool, why string) {
 	}
 }
 
+// ProgramNodePages is DevicePages for the node a program on the C library
+// uses under NPUEMU_NODE=v (unset: DefaultNodeDir): it returns the node's
+// directory and DevicePages' answer for it, or for the directory that
+// will hold it when it does not exist yet.
+func ProgramNodePages(v string) (dir, why string) {
+	dir = DefaultNodeDir
+	if v != "" {
+		d, err := resolveNodeDir(v)
+		if err != nil {
+			return v, "unknown: " + err.Error()
+		}
+		dir = d
+	}
+	look := dir
+	if _, err := os.Stat(look); err != nil {
+		look = filepath.Dir(look)
+	}
+	_, why = DevicePages(look)
+	return dir, why
+}
+
 // tmpfsHuge finds the mount holding dir in mountinfo (the longest mount
 // point that is a prefix of dir, the last of those listed at that point)
 // and returns its mount point and its huge= option ("never" when it has

@@ -48,3 +48,19 @@ func TestDevicePages(t *testing.T) {
 	_, why = DevicePages("/no/such/dir")
 	assert.Contains(t, why, "unknown")
 }
+
+// ProgramNodePages resolves NPUEMU_NODE as the C library does.
+func TestProgramNodePages(t *testing.T) {
+	dir, why := ProgramNodePages("")
+	assert.Equal(t, DefaultNodeDir, dir)
+	assert.NotEmpty(t, why)
+	dir, _ = ProgramNodePages("ci")
+	assert.Equal(t, "/dev/shm/npuemu-ci", dir)
+	tmp := t.TempDir()
+	dir, why = ProgramNodePages(tmp)
+	assert.Equal(t, tmp, dir)
+	_, want := DevicePages(tmp)
+	assert.Equal(t, want, why)
+	_, why = ProgramNodePages("no/slash")
+	assert.Contains(t, why, "unknown")
+}

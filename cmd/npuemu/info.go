@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/npuemu/npuemu/emu"
@@ -131,10 +130,6 @@ func devicePages(n *emu.Node) string {
 		_, why := emu.DevicePages(d.Path())
 		return why
 	}
-	dir := emu.DefaultNodeDir
-	if _, err := os.Stat(dir); err != nil {
-		dir = filepath.Dir(dir)
-	}
-	_, why := emu.DevicePages(dir)
-	return "programs' default node " + emu.DefaultNodeDir + ": " + why
+	dir, why := emu.ProgramNodePages("")
+	return "programs' default node " + dir + ": " + why
 }
