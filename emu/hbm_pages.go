@@ -21,22 +21,22 @@ const tmpfsMagic = 0x01021994
 
 // DevicePages says whether device memory in node directory dir can get
 // huge pages, and why, for `npuemu info`.
-func DevicePages(dir string) (huge bool, why string) {
+func DevicePages(dir string) string {
 	var st syscall.Statfs_t
 	if err := syscall.Statfs(dir, &st); err != nil {
-		return false, "unknown: " + err.Error()
+		return "unknown: " + err.Error()
 	}
 	if st.Type != tmpfsMagic {
-		return false, "the file system's own (not tmpfs: its page cache decides; ext4 and xfs use large folios on recent kernels)"
+		return "the file system's own (not tmpfs: its page cache decides; ext4 and xfs use large folios on recent kernels)"
 	}
 	info, _ := os.ReadFile("/proc/self/mountinfo")
 	sysfs, _ := os.ReadFile("/sys/kernel/mm/transparent_hugepage/shmem_enabled")
 	point, opt := tmpfsHuge(string(info), dir)
 	switch mode := shmemHuge(opt, string(sysfs)); mode {
 	case "advise", "within_size", "always":
-		return true, "huge pages where 2 MiB-aligned (tmpfs " + point + " huge=" + mode + ")"
+		return "huge pages where 2 MiB-aligned (tmpfs " + point + " huge=" + mode + ")"
 	default:
-		return false, "4 KiB: tmpfs " + point + " makes no huge pages (huge=" + mode + "); `mount -o remount,huge=advise " + point + "` (root) lets npuemu ask for them, or point NPUEMU_NODE at a tmpfs mounted so"
+		return "4 KiB: tmpfs " + point + " makes no huge pages (huge=" + mode + "); `mount -o remount,huge=advise " + point + "` (root) lets npuemu ask for them, or point NPUEMU_NODE at a tmpfs mounted so"
 	}
 }
 
@@ -57,8 +57,7 @@ func ProgramNodePages(v string) (dir, why string) {
 	if _, err := os.Stat(look); err != nil {
 		look = filepath.Dir(look)
 	}
-	_, why = DevicePages(look)
-	return dir, why
+	return dir, DevicePages(look)
 }
 
 // tmpfsHuge finds the mount holding dir in mountinfo (the longest mount

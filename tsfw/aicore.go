@@ -270,11 +270,12 @@ type krun struct {
 	gen       atomic.Uint64 // moves on when the run is recycled (Mark)
 	watched   bool          // a Mark or watchResidency holds gen; guarded by Device.mu
 
-	// The threads running the blocks of a watched kernel (residency.go):
-	// watch is set at dispatch, before a lane is handed r.
-	watch   bool
-	nrunner atomic.Int32
-	runners [maxRunners]atomic.Int32 // OS thread ids; 0: a free slot
+	// The threads running the blocks of a kernel watchResidency watches
+	// (residency.go): register is set at dispatch, before a lane is
+	// handed r, and tells its runners to enter themselves in runners.
+	register bool
+	nrunner  atomic.Int32
+	runners  [maxRunners]atomic.Int32 // OS thread ids; 0: a free slot
 
 	batch [maxBatch]Kernel // a chain's batch (runChained)
 }
@@ -342,7 +343,7 @@ func (d *Device) dispatchKernel(q *Queue, t *Task, self bool) *lane {
 	q.inflight = true
 	d.inflight++
 	r.extra = n - h
-	if r.watch = r.extra > 0; r.watch {
+	if r.register = r.extra > 0; r.register {
 		r.resetRunners()
 	}
 	var mine *lane
@@ -613,7 +614,7 @@ func runLane(r *krun) {
 		return
 	}
 	slot := -1
-	if r.watch { // residency.go
+	if r.register { // residency.go
 		slot = r.enter()
 	}
 	for !r.failed.Load() {

@@ -253,11 +253,13 @@ func (w *residency) addLanes() {
 	d, r := w.d, w.r
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if !w.watching() || r.ended.Load() != w.seen {
-		if w.watching() { // a block ended meanwhile: watch on
-			w.seen = r.ended.Load()
-			time.AfterFunc(w.after, w.check)
-		}
+	if !w.watching() {
+		return
+	}
+	if now := r.ended.Load(); now != w.seen { // a block ended meanwhile: watch on
+		w.seen = now
+		clear(w.marks) // the runners' counts start again
+		time.AfterFunc(w.after, w.check)
 		return
 	}
 	// r.left only reaches 0 once (its last lane then completes r): add

@@ -127,8 +127,7 @@ func writeTable(w io.Writer, rows [][]string) {
 // unset), in the default node a program would use.
 func devicePages(n *emu.Node) string {
 	if d := n.Dir(); d != nil {
-		_, why := emu.DevicePages(d.Path())
-		return why
+		return emu.DevicePages(d.Path())
 	}
 	dir, why := emu.ProgramNodePages("")
 	return "programs' default node " + dir + ": " + why
