@@ -7,7 +7,7 @@ import (
 	"runtime/metrics"
 )
 
-// The Go heap's floor (docs/configuration.md, "Go heap"). The emulator's
+// The Go heap's floor (docs/configuration.md, "GOGC"). The emulator's
 // live Go heap is small (2–4 MiB in the benchmark), and the Go runtime's
 // default (GOGC=100) collects whenever it doubles, with a 4 MiB minimum
 // goal: a program's first thousands of launches (launch objects, rings
