@@ -55,7 +55,6 @@ func TestHeapFloorFollowsLiveHeap(t *testing.T) {
 		live[i][0] = 1
 	}
 	require.Equal(t, uint64(100), settle(func(p uint64) bool { return p == 100 }), "24 MiB live")
-	runtime.KeepAlive(live)
-	live = nil
+	runtime.KeepAlive(live) // (its last use: garbage from here on)
 	require.Greater(t, settle(func(p uint64) bool { return p > 100 }), uint64(100), "the 24 MiB are garbage")
 }
