@@ -221,7 +221,8 @@ type lane struct {
 	wake   chan struct{} // buffered 1; a kick may be stale
 	run    *krun         // written under Device.mu before token is set
 	owed   atomic.Bool   // the lane still owes Device.wg its Done (watchdog.go)
-	_      [32]byte      // a cache line per lane: idle lanes poll token
+	turn   turn          // its goroutine's scheduling tick (turn.go)
+	_      [8]byte       // a cache line per lane: idle lanes poll token
 }
 
 // laneSpin bounds the wall time an idle lane polls its token before it
@@ -462,6 +463,7 @@ func (d *Device) laneLoop(l *lane) {
 	}()
 	runtime.LockOSThread()
 	spareP.Do(addSpareP) // threads.go
+	l.turn = turn{d: d}
 	for {
 		if l.token.CompareAndSwap(true, false) {
 			d.runAsLane(l)
@@ -482,6 +484,7 @@ func (d *Device) laneLoop(l *lane) {
 			return
 		}
 		l.parked.Store(false)
+		l.turn.woke()
 	}
 }
 
@@ -515,7 +518,7 @@ func (l *lane) grace() {
 
 // runAsLane runs l's kernel after the caller took l's token: the lane's
 // goroutine, or a thread helping (HelpQueue).
-func (d *Device) runAsLane(l *lane) { d.runInline(l, nil, 0, false) }
+func (d *Device) runAsLane(l *lane) { d.runInline(l, nil, 0, false, &l.turn) }
 
 // runInline is runAsLane for a submitter waiting for space in next's ring
 // (spinSpace; nil for others): if l's kernel ends here and next still has
@@ -525,10 +528,10 @@ func (d *Device) runAsLane(l *lane) { d.runInline(l, nil, 0, false) }
 // that claimed next (RunClaimed): if no kernel of next starts, the claim
 // ends in the same critical section and ended is set (one lock less per
 // claimed run).
-func (d *Device) runInline(l *lane, next *Queue, limit uint64, endClaim bool) (mine *lane, ended bool) {
+func (d *Device) runInline(l *lane, next *Queue, limit uint64, endClaim bool, tk *turn) (mine *lane, ended bool) {
 	// Setting the token published l.run.
 	r := l.run
-	runLane(r)
+	runLane(r, tk)
 	if r.alone || r.left.Add(-1) == 0 {
 		if r.abandoned.Load() {
 			d.finishAbandoned(r, l)
@@ -596,7 +599,7 @@ func (d *Device) HelpQueue(q *Queue, target uint64) {
 }
 
 // runLane runs blocks of r until none is left or one has failed.
-func runLane(r *krun) {
+func runLane(r *krun, tk *turn) {
 	blocks := r.ks.Blocks
 	b := uint32(0)
 	defer func() {
@@ -609,6 +612,9 @@ func runLane(r *krun) {
 			if err := r.kern.RunBlock(b, blocks); err != nil {
 				r.fail(err)
 				return
+			}
+			if tk != nil {
+				tk.blockEnded()
 			}
 		}
 		return
@@ -627,6 +633,9 @@ func runLane(r *krun) {
 		if err != nil {
 			r.fail(err)
 			break
+		}
+		if tk != nil {
+			tk.blockEnded()
 		}
 	}
 	r.leave(slot)

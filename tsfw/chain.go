@@ -245,7 +245,7 @@ func runChained(r *krun, c []chained) (int, error) {
 			r.failed.Store(false)
 		}
 		r.err = nil
-		runLane(r)
+		runLane(r, nil)
 		return 1, r.err
 	}
 	ks := r.batch[:len(c)] // r's, not the stack's: RunBatch's argument escapes

@@ -75,7 +75,7 @@ func (q *Queue) RunClaimedFor(c *ClaimRun) {
 		// when none starts.
 		for l != nil {
 			var ended bool
-			if l, ended = d.runInline(l, q, 0, true); ended {
+			if l, ended = d.runInline(l, q, 0, true, nil); ended {
 				return
 			}
 		}

@@ -81,6 +81,9 @@ type Device struct {
 	// probe stands in for probeRunner in tests (residency.go); set before
 	// the first kernel.
 	probe func(tid int32, withSleep bool) runnerState
+	// yieldHook stands in for runtime.Gosched in tests (turn.go); set
+	// before the first kernel.
+	yieldHook func()
 
 	vHost atomic.Int64  // virtual time the host has observed (syncs, sync copies)
 	seq   atomic.Uint64 // submission order of tasks (stamp), across queues

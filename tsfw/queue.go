@@ -246,7 +246,7 @@ func (q *Queue) spinSpace() {
 			// Each kernel that ends here starts the next one in the
 			// same critical section.
 			for l != nil {
-				l, _ = d.runInline(l, q, limit, false)
+				l, _ = d.runInline(l, q, limit, false, nil)
 			}
 			until = time.Time{}
 			continue
