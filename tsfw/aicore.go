@@ -466,7 +466,7 @@ func (d *Device) laneLoop(l *lane) {
 	l.turn = turn{d: d}
 	for {
 		if l.token.CompareAndSwap(true, false) {
-			d.runAsLane(l)
+			d.runAsLane(l, &l.turn)
 			continue
 		}
 		if poll(laneSpin, l.token.Load) {
@@ -517,8 +517,9 @@ func (l *lane) grace() {
 }
 
 // runAsLane runs l's kernel after the caller took l's token: the lane's
-// goroutine, or a thread helping (HelpQueue).
-func (d *Device) runAsLane(l *lane) { d.runInline(l, nil, 0, false, &l.turn) }
+// goroutine, with its tick tk (turn.go), or a thread helping (HelpQueue),
+// with nil.
+func (d *Device) runAsLane(l *lane, tk *turn) { d.runInline(l, nil, 0, false, tk) }
 
 // runInline is runAsLane for a submitter waiting for space in next's ring
 // (spinSpace; nil for others): if l's kernel ends here and next still has
@@ -589,7 +590,7 @@ func (d *Device) HelpQueue(q *Queue, target uint64) {
 			}
 			if l.token.CompareAndSwap(true, false) {
 				took = true
-				d.runAsLane(l)
+				d.runAsLane(l, nil)
 			}
 		}
 		if !took {

@@ -609,7 +609,7 @@ func TestStartInlineStrictPriority(t *testing.T) {
 			assert.Equal(t, tc.wantStart, l != nil)
 			assert.Equal(t, tc.wantCores, cores)
 			if l != nil {
-				d.runAsLane(l)
+				d.runAsLane(l, nil)
 				k.each(t, 1)
 			}
 

@@ -96,6 +96,6 @@ func (d *Device) helpLane(q *Queue) bool {
 		l.kick() // another queue's kernel: give it back
 		return false
 	}
-	d.runAsLane(l)
+	d.runAsLane(l, nil)
 	return true
 }
