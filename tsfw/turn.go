@@ -5,24 +5,23 @@ import (
 	"time"
 )
 
-// Lanes and the Go runtime's monitor (docs/kernels.md, "GOMAXPROCS").
-// A lane that runs blocks back to back never goes through the Go
-// scheduler: its goroutine keeps one scheduling tick of its P, the blocks
-// being cgo calls in between. After 10 ms on one tick the runtime's
-// monitor thread (sysmon) takes it for a goroutine that hogs its P: it
-// signals the thread (which is in C code and ignores it), takes the P,
-// and then, having found work, wakes every 20 µs for a while instead of
-// every few ms. On a host whose CPUs all run lanes, each of those
-// wake-ups preempts a lane: a 40-block vector add on 2 CPUs had ~2300
-// monitor wake-ups and ~4300 involuntary switches a second. So a lane
-// that has run laneTurn without passing through the scheduler gives it a
-// turn between two blocks (runtime.Gosched: for a goroutine locked to its
-// thread, a hand-off of the thread and back, tens of µs here), before the
-// monitor's 10 ms are up where its blocks are shorter than 2 ms (5 ms
-// yielded 1.6 times as often and gained less on the vector add: +2–3 %
-// against +4 %). Launch loops of small
-// kernels are not concerned: their lanes park between bursts, which
-// starts a new tick.
+// Lanes and the Go runtime's monitor (docs/kernels.md, "The runtime's
+// monitor and long runs of blocks"). A lane that runs blocks back to back
+// never goes through the Go scheduler: its goroutine keeps one scheduling
+// tick of its P, the blocks being cgo calls in between. After 10 ms on
+// one tick the runtime's monitor thread (sysmon) takes it for a goroutine
+// that hogs its P: it signals the thread (which is in C code and ignores
+// it), takes the P, and then, having found work, wakes every 20 µs for a
+// while instead of every few ms. On a host whose CPUs all run lanes, each
+// of those wake-ups preempts a lane: a 40-block vector add on 2 CPUs had
+// ~2300 monitor wake-ups and ~4300 involuntary switches a second. So a
+// lane that has run laneTurn without passing through the scheduler gives
+// it a turn between two blocks (runtime.Gosched: for a goroutine locked
+// to its thread, a hand-off of the thread and back, tens of µs here),
+// before the monitor's 10 ms are up where its blocks are shorter than
+// 2 ms. 5 ms yielded 1.6 times as often and gained less on the vector add
+// (+2–3 % against +4 %). Launch loops of small kernels are not concerned:
+// their lanes park between bursts, which starts a new tick.
 const laneTurn = 8 * time.Millisecond
 
 // turn is a lane goroutine's scheduling tick: its start on laneClock
