@@ -29,7 +29,7 @@ func init() {
 	if _, set := os.LookupEnv("GOGC"); set {
 		return
 	}
-	debug.SetGCPercent(heapFloor / runtimeMinHeap * 100)
+	debug.SetGCPercent(gcPercentFor(0, heapFloor))
 	armHeapFloor()
 }
 
@@ -57,7 +57,9 @@ func tuneHeapFloor() {
 
 // gcPercentFor returns the GC percentage that puts the goal of a heap of
 // live bytes at floor at least: 100 (the runtime's default) when
-// that already does, else (floor-live)/live in percent, rounded up.
+// that already does, else (floor-live)/live in percent, rounded up. Live 0
+// (before the first collection) gets the percentage that scales the
+// runtime's first goal (runtimeMinHeap) to floor.
 func gcPercentFor(live, floor uint64) int {
 	if live == 0 {
 		return int(max(1, floor/runtimeMinHeap) * 100)

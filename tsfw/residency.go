@@ -20,8 +20,9 @@ import (
 // lane per granted core (38 more threads for a 40-block kernel on 2 CPUs),
 // every one of them then competing for the same busy CPUs; with one host
 // thread a vector add ran at a third of the speed it reaches without
-// them (docs/benchmarks.md, "Twenty-second session"). So a stall is judged by what the threads running the blocks
-// (the runners) did since the last block ended:
+// them (docs/benchmarks.md, "Twenty-second session"). So a stall is
+// judged by what the threads running the blocks (the runners) did since
+// the last block ended:
 //   - one of them has slept through two looks in a row without running
 //     (a block waits in the kernel: a futex, as SyncAll's does, or a Go
 //     channel): the blocks wait for each other. (Two looks, not one: a
