@@ -221,8 +221,8 @@ type lane struct {
 	wake   chan struct{} // buffered 1; a kick may be stale
 	run    *krun         // written under Device.mu before token is set
 	owed   atomic.Bool   // the lane still owes Device.wg its Done (watchdog.go)
-	turn   turn          // its goroutine's scheduling tick (turn.go)
-	_      [8]byte       // a cache line per lane: idle lanes poll token
+	turn   Turn          // its goroutine's scheduling tick (turn.go)
+	_      [16]byte      // a cache line per lane: idle lanes poll token
 }
 
 // laneSpin bounds the wall time an idle lane polls its token before it
@@ -463,7 +463,7 @@ func (d *Device) laneLoop(l *lane) {
 	}()
 	runtime.LockOSThread()
 	spareP.Do(addSpareP) // threads.go
-	l.turn = turn{d: d}
+	l.turn = Turn{}
 	for {
 		if l.token.CompareAndSwap(true, false) {
 			d.runAsLane(l, &l.turn)
@@ -518,8 +518,8 @@ func (l *lane) grace() {
 
 // runAsLane runs l's kernel after the caller took l's token: the lane's
 // goroutine, with its tick tk (turn.go), or a thread helping (HelpQueue),
-// with nil.
-func (d *Device) runAsLane(l *lane, tk *turn) { d.runInline(l, nil, 0, false, tk) }
+// with its own tick or nil.
+func (d *Device) runAsLane(l *lane, tk *Turn) { d.runInline(l, nil, 0, false, tk) }
 
 // runInline is runAsLane for a submitter waiting for space in next's ring
 // (spinSpace; nil for others): if l's kernel ends here and next still has
@@ -529,7 +529,7 @@ func (d *Device) runAsLane(l *lane, tk *turn) { d.runInline(l, nil, 0, false, tk
 // that claimed next (RunClaimed): if no kernel of next starts, the claim
 // ends in the same critical section and ended is set (one lock less per
 // claimed run).
-func (d *Device) runInline(l *lane, next *Queue, limit uint64, endClaim bool, tk *turn) (mine *lane, ended bool) {
+func (d *Device) runInline(l *lane, next *Queue, limit uint64, endClaim bool, tk *Turn) (mine *lane, ended bool) {
 	// Setting the token published l.run.
 	r := l.run
 	runLane(r, tk)
@@ -560,11 +560,12 @@ const maxHelp = 8
 // launched and then waited for completes in a few µs instead, without any
 // thread switch. A token taken may already belong to the lane's next
 // kernel, of any queue: the thread then runs that one, which is as
-// correct. Virtual time does not change.
-func (d *Device) HelpQueue(q *Queue, target uint64) {
+// correct. Virtual time does not change. tk, when not nil, is the
+// thread's scheduling tick (ThreadTurn).
+func (d *Device) HelpQueue(q *Queue, target uint64, tk *Turn) {
 	var buf [maxHelp]*lane
 	for q.completed.Load() < target {
-		if d.helpLane(q) {
+		if d.helpLane(q, tk) {
 			continue
 		}
 		lanes := buf[:0]
@@ -590,7 +591,7 @@ func (d *Device) HelpQueue(q *Queue, target uint64) {
 			}
 			if l.token.CompareAndSwap(true, false) {
 				took = true
-				d.runAsLane(l, nil)
+				d.runAsLane(l, tk)
 			}
 		}
 		if !took {
@@ -600,7 +601,7 @@ func (d *Device) HelpQueue(q *Queue, target uint64) {
 }
 
 // runLane runs blocks of r until none is left or one has failed.
-func runLane(r *krun, tk *turn) {
+func runLane(r *krun, tk *Turn) {
 	blocks := r.ks.Blocks
 	b := uint32(0)
 	defer func() {
@@ -615,7 +616,7 @@ func runLane(r *krun, tk *turn) {
 				return
 			}
 			if tk != nil {
-				tk.blockEnded()
+				tk.blockEnded(r)
 			}
 		}
 		return
@@ -636,7 +637,7 @@ func runLane(r *krun, tk *turn) {
 			break
 		}
 		if tk != nil {
-			tk.blockEnded()
+			tk.blockEnded(r)
 		}
 	}
 	r.leave(slot)

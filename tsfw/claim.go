@@ -32,7 +32,7 @@ func (q *Queue) Claim() {
 // the claim: what is left (a task that is not a kernel, a kernel waiting
 // for cores or run by a lane) goes back to the arbiter, and the caller
 // waits for it as usual.
-func (q *Queue) RunClaimed() { q.RunClaimedFor(nil) }
+func (q *Queue) RunClaimed() { q.RunClaimedFor(nil, nil) }
 
 // A ClaimRun is the kernel a claim's holder started ahead: SubmitClaimedPast
 // starts q's head kernel, with the caller as its lane, in the critical
@@ -53,8 +53,9 @@ func (q *Queue) SubmitClaimedPast(t *Task, c *ClaimRun) (id uint32, past bool, e
 }
 
 // RunClaimedFor is RunClaimed for the holder of run c (SubmitClaimedPast;
-// nil: none): the kernel c holds runs first, and c holds nothing after.
-func (q *Queue) RunClaimedFor(c *ClaimRun) {
+// nil: none), with its scheduling tick tk (Turn; nil: none): the kernel c
+// holds runs first, and c holds nothing after.
+func (q *Queue) RunClaimedFor(c *ClaimRun, tk *Turn) {
 	d := q.d
 	var l *lane
 	if c != nil {
@@ -75,7 +76,7 @@ func (q *Queue) RunClaimedFor(c *ClaimRun) {
 		// when none starts.
 		for l != nil {
 			var ended bool
-			if l, ended = d.runInline(l, q, 0, true, nil); ended {
+			if l, ended = d.runInline(l, q, 0, true, tk); ended {
 				return
 			}
 		}

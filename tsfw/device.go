@@ -643,7 +643,11 @@ func (d *Device) NewQueue(priority int) (*Queue, error) {
 // before the call has completed, and returns (and clears) the first
 // asynchronous task error found. timeout < 0 waits forever; on expiry it
 // returns ACL_ERROR_RT_STREAM_SYNC_TIMEOUT.
-func (d *Device) Synchronize(timeout time.Duration) error {
+func (d *Device) Synchronize(timeout time.Duration) error { return d.SynchronizeTurn(timeout, nil) }
+
+// SynchronizeTurn is Synchronize for a host thread with its scheduling
+// tick tk (Queue.SynchronizeTurn).
+func (d *Device) SynchronizeTurn(timeout time.Duration, tk *Turn) error {
 	d.mu.Lock()
 	qs := make([]*Queue, len(d.queues))
 	targets := make([]uint64, len(d.queues))
@@ -657,7 +661,7 @@ func (d *Device) Synchronize(timeout time.Duration) error {
 		deadline = time.Now().Add(timeout)
 	}
 	for i, q := range qs {
-		if !q.waitFor(targets[i], timeout < 0, deadline) {
+		if !q.waitFor(targets[i], timeout < 0, deadline, tk) {
 			return abi.DevErrorf(abi.DevStreamTimeout, "%s: device synchronize timed out after %v", d.cfg.Name, timeout)
 		}
 	}

@@ -66,7 +66,7 @@ func TestInboxCountsForMark(t *testing.T) {
 	m := d.Mark()
 	require.False(t, m.Empty())
 	close(head)
-	require.True(t, q.waitFor(1, false, time.Now().Add(time.Minute)), "the head completes")
+	require.True(t, q.waitFor(1, false, time.Now().Add(time.Minute), nil), "the head completes")
 	assert.False(t, m.Passed(), "the gated kernel queued through the inbox still holds the mark")
 	closeLast()
 	require.NoError(t, q.Synchronize(-1))

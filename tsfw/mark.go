@@ -74,7 +74,7 @@ func (m Mark) Passed() bool {
 // whether it passed.
 func (m Mark) Wait(deadline time.Time) bool {
 	for _, x := range m.qs {
-		if x.q.completed.Load() < x.target && !x.q.waitFor(x.target, false, deadline) {
+		if x.q.completed.Load() < x.target && !x.q.waitFor(x.target, false, deadline, nil) {
 			return false
 		}
 	}

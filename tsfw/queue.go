@@ -257,7 +257,7 @@ func (q *Queue) spinSpace() {
 		if until.IsZero() {
 			until = time.Now().Add(submitSpin)
 		}
-		d.HelpQueue(q, q.completed.Load()+1)
+		d.HelpQueue(q, q.completed.Load()+1, nil)
 		if poll(helpEvery, ok) || time.Now().After(until) {
 			return
 		}
@@ -390,17 +390,27 @@ func (q *Queue) Query() bool {
 // completed and returns (and clears) the first asynchronous task error.
 // timeout < 0 waits forever; on expiry it returns
 // ACL_ERROR_RT_STREAM_SYNC_TIMEOUT.
-func (q *Queue) Synchronize(timeout time.Duration) error {
-	target := q.submitted.Load()
-	if q.completed.Load() >= target && !q.hasErr.Load() {
+func (q *Queue) Synchronize(timeout time.Duration) error { return q.SynchronizeTurn(timeout, nil) }
+
+// SynchronizeTurn is Synchronize for a host thread with its scheduling
+// tick tk (ThreadTurn; nil: none), which the blocks it runs while it
+// waits count on.
+func (q *Queue) SynchronizeTurn(timeout time.Duration, tk *Turn) error {
+	if target := q.submitted.Load(); q.completed.Load() >= target && !q.hasErr.Load() {
 		atomicMax(&q.d.vHost, time.Duration(q.lastVEnd.Load()))
 		return nil
 	}
+	return q.synchronize(timeout, tk)
+}
+
+// synchronize is SynchronizeTurn's wait.
+func (q *Queue) synchronize(timeout time.Duration, tk *Turn) error {
+	target := q.submitted.Load()
 	var deadline time.Time
 	if timeout >= 0 {
 		deadline = time.Now().Add(timeout)
 	}
-	if !q.waitFor(target, timeout < 0, deadline) {
+	if !q.waitFor(target, timeout < 0, deadline, tk) {
 		return abi.DevErrorf(abi.DevStreamTimeout, "%s: queue %d synchronize timed out after %v", q.d.cfg.Name, q.id, timeout)
 	}
 	atomicMax(&q.d.vHost, time.Duration(q.lastVEnd.Load()))
@@ -408,10 +418,11 @@ func (q *Queue) Synchronize(timeout time.Duration) error {
 }
 
 // waitFor spins briefly, then parks until completed reaches target or the
-// deadline passes; it reports whether the target was reached.
-func (q *Queue) waitFor(target uint64, forever bool, deadline time.Time) bool {
+// deadline passes; it reports whether the target was reached. tk is the
+// waiting thread's tick (SynchronizeTurn; nil: none).
+func (q *Queue) waitFor(target uint64, forever bool, deadline time.Time, tk *Turn) bool {
 	if forever {
-		q.d.HelpQueue(q, target) // run q's kernels here rather than wait for lanes to wake (aicore.go)
+		q.d.HelpQueue(q, target, tk) // run q's kernels here rather than wait for lanes to wake (aicore.go)
 	}
 	limit := waitSpin
 	if !forever {
@@ -440,12 +451,15 @@ func (q *Queue) waitFor(target uint64, forever bool, deadline time.Time) bool {
 	d.mu.Unlock()
 	if forever {
 		<-w.ch
+		tk.parked()
 		return true
 	}
 	select {
 	case <-w.ch:
+		tk.parked()
 		return true
 	case <-timer.C:
+		tk.parked()
 	}
 	d.mu.Lock()
 	q.waiters = removeWaiter(q.waiters, w)

@@ -82,7 +82,7 @@ func (d *Device) newHead(q *Queue) {
 
 // helpLane takes the token of q's lane hint, if any is set, and runs its
 // kernel; it reports whether it did (see HelpQueue).
-func (d *Device) helpLane(q *Queue) bool {
+func (d *Device) helpLane(q *Queue, tk *Turn) bool {
 	if !shortOK() {
 		return false
 	}
@@ -96,6 +96,6 @@ func (d *Device) helpLane(q *Queue) bool {
 		l.kick() // another queue's kernel: give it back
 		return false
 	}
-	d.runAsLane(l, nil)
+	d.runAsLane(l, tk)
 	return true
 }

@@ -193,14 +193,14 @@ func TestHelpLaneHint(t *testing.T) {
 	assert.Same(t, ghost, q.lane.Load(), "the queue's lane hint")
 
 	generalOnly.Store(true)
-	assert.False(t, d.helpLane(q), "the hint was used with the short path off")
+	assert.False(t, d.helpLane(q, nil), "the hint was used with the short path off")
 	generalOnly.Store(false)
 	assert.True(t, ghost.token.Load())
 
-	assert.True(t, d.helpLane(q), "the hint's kernel was not taken")
+	assert.True(t, d.helpLane(q, nil), "the hint's kernel was not taken")
 	assert.Equal(t, []int{1}, log.get())
 	assert.Equal(t, uint64(1), q.completed.Load())
-	assert.False(t, d.helpLane(q), "an idle lane's hint ran something")
+	assert.False(t, d.helpLane(q, nil), "an idle lane's hint ran something")
 	require.NoError(t, q.Synchronize(-1))
 
 	// The hint's lane now runs another queue's kernel: the token goes
@@ -209,10 +209,10 @@ func TestHelpLaneHint(t *testing.T) {
 	require.NoError(t, q2.Submit(KernelTask(&orderKernel{n: 2, log: log}, KernelSpec{Blocks: 1})))
 	require.Same(t, ghost, q2.lane.Load())
 	require.Same(t, ghost, q.lane.Load(), "the stale hint")
-	assert.False(t, d.helpLane(q), "a stale hint ran another queue's kernel")
+	assert.False(t, d.helpLane(q, nil), "a stale hint ran another queue's kernel")
 	assert.True(t, ghost.token.Load(), "the token was not handed back")
 	assert.Equal(t, []int{1}, log.get())
-	assert.True(t, d.helpLane(q2))
+	assert.True(t, d.helpLane(q2, nil))
 	assert.Equal(t, []int{1, 2}, log.get())
 	require.NoError(t, q2.Synchronize(-1))
 }

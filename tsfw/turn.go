@@ -24,18 +24,31 @@ import (
 // their lanes park between bursts, which starts a new tick.
 const laneTurn = 8 * time.Millisecond
 
-// turn is a lane goroutine's scheduling tick: its start on laneClock
-// (when the goroutine last woke from parking or last gave the scheduler a
-// turn; 0: not read yet), and the lane's device. Only the lane's own
-// goroutine reads or writes it. A clock reading costs ~26 ns here (one
-// monotonic reading; time.Now takes two), as much as a tiny block, so
-// while the readings come less than readGap apart they are spaced out,
-// up to every 64th block.
-type turn struct {
+// Turn is a goroutine's scheduling tick as a runner of blocks: its start
+// on laneClock (when the goroutine last woke from parking or last gave
+// the scheduler a turn; 0: not read yet). Each lane has one; so has each
+// host thread that synchronises streams (ThreadTurn, kept in
+// rt/core.Thread), for the blocks it runs itself while it waits
+// (HelpQueue, RunClaimedFor): such a thread's goroutine may never park,
+// and keeps one tick across its calls. Only the owner's goroutine reads
+// or writes a Turn. A clock reading costs ~26 ns here (one monotonic
+// reading; time.Now takes two), as much as a tiny block, so while the
+// readings come less than readGap apart they are spaced out, up to every
+// 64th block.
+type Turn struct {
 	since, last time.Duration // the tick's start, the last reading
 	every, left uint8         // blocks between two readings, left before the next
-	d           *Device
+	thread      bool          // a thread's (ThreadTurn)
 }
+
+// ThreadTurn returns a host thread's Turn. Its goroutine runs blocks only
+// now and then, and keeps its tick across its calls unless it parks
+// (waitFor starts a new tick then) or the monitor takes its P while it
+// is in C (after 10 ms there, sooner when other goroutines wait for a
+// P). So a reading laneTurn or more after the last one starts a new
+// tick; a tick that a shorter absence ended counts on, and its turn may
+// come early: one Gosched more per laneTurn at worst.
+func ThreadTurn() Turn { return Turn{thread: true} }
 
 // laneClock is the origin of turn's times.
 var laneClock = time.Now()
@@ -45,22 +58,28 @@ const readGap = laneTurn / 64
 
 // due reports whether a lane whose block ended at now has run laneTurn
 // on its tick.
-func (t *turn) due(now time.Duration) bool {
+func (t *Turn) due(now time.Duration) bool {
 	return t.since != 0 && now-t.since >= laneTurn
 }
 
-// blockEnded is called after each block the lane runs: when the turn is
-// due it gives the scheduler a turn (Device.yield) and starts a new tick.
-func (t *turn) blockEnded() {
+// blockEnded is called after each block of r the owner runs: when the
+// turn is due it gives the scheduler a turn (Device.yield) and starts a
+// new tick.
+func (t *Turn) blockEnded(r *krun) {
 	if t.left > 0 {
 		t.left--
 		return
 	}
+	t.read(r.q.d)
+}
+
+// read is blockEnded's reading of the clock.
+func (t *Turn) read(d *Device) {
 	now := time.Since(laneClock)
-	if t.since == 0 {
+	if t.since == 0 || t.thread && now-t.last >= laneTurn {
 		t.since = now
 	} else if t.due(now) {
-		t.d.yield()
+		d.yield()
 		t.woke()
 		now = t.since
 	}
@@ -73,7 +92,15 @@ func (t *turn) blockEnded() {
 }
 
 // woke starts a new tick: the lane's goroutine was just scheduled anew.
-func (t *turn) woke() { t.since = time.Since(laneClock) }
+func (t *Turn) woke() { t.since = time.Since(laneClock) }
+
+// parked is called by a thread that parked waiting (waitFor): its
+// goroutine was scheduled anew. t may be nil.
+func (t *Turn) parked() {
+	if t != nil {
+		t.woke()
+	}
+}
 
 // yield is runtime.Gosched, or the test's stand-in (Device.yieldHook).
 func (d *Device) yield() {

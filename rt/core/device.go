@@ -259,7 +259,7 @@ func SynchronizeDeviceTimeout(t *Thread, fn string, timeoutMs int32) error {
 	if err := deviceGuard(c.Dev, fn); err != nil {
 		return err
 	}
-	if err := c.Dev.Emu.TS.Synchronize(MsTimeout(timeoutMs)); err != nil {
+	if err := c.Dev.Emu.TS.SynchronizeTurn(MsTimeout(timeoutMs), &t.turn); err != nil {
 		return abi.Wrapf(err, "%s: device %d", fn, c.Dev.ID)
 	}
 	if Sanitizing {

@@ -149,7 +149,7 @@ func (s *Stream) RunClaimed(t *Thread) {
 		return
 	}
 	t.claim.s = nil
-	s.SQ.RunClaimedFor(&t.claim.run)
+	s.SQ.RunClaimedFor(&t.claim.run, &t.turn)
 }
 
 func CreateStream(t *Thread, fn string, out *Handle, priority, flags uint32) error {
@@ -200,7 +200,7 @@ func SynchronizeStreamOn(t *Thread, h Handle, on *Stream, timeoutMs int32) error
 			return err
 		}
 	}
-	if err := s.SQ.Synchronize(MsTimeout(timeoutMs)); err != nil {
+	if err := s.SQ.SynchronizeTurn(MsTimeout(timeoutMs), &t.turn); err != nil {
 		return abi.Wrapf(err, "%s: stream %d", fn, s.ID)
 	}
 	if Sanitizing {
