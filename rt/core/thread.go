@@ -54,11 +54,8 @@ type Thread struct {
 	// notReady counts the thread's "not yet" answers to queries,
 	// checked is when it last looked for starved goroutines (since
 	// threadsEpoch), and runnable is its sample of the runtime's count
-	// of them (NotReady), made at the first look. That keeps a Thread
-	// in 160 bytes: 24 bytes more (the 192-byte size class) moved
-	// launch + synchronize by -5 % and the empty synchronisation by
-	// +20 % on this project's machine, by where the fields land alone
-	// (docs/benchmarks.md, "Twenty-fourth session").
+	// of them (NotReady), made at the first look: that keeps a Thread
+	// in the 160-byte size class it had before turn.
 	notReady uint32
 	checked  time.Duration
 	runnable *[1]metrics.Sample
