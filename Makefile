@@ -71,11 +71,12 @@ gotest: lib
 # A big machine's many-lane paths on any machine (a kernel's blocks on up
 # to 16 host lanes, the lanes' grace for a waiting launcher: tsfw/aicore.go):
 # the device model's and the core library's tests, the C conformance
-# cases, the Ascend C samples and the examples, with NPUEMU_THREADS=16
+# cases, the Ascend C samples and the examples, with NPUEMU_THREADS=16 and
+# the Go runtime's 16 Ps of a 16-CPU machine, GOMAXPROCS=16
 # (docs/conformance.md, "Many lanes, one P").
 manylanes: lib
-	NPUEMU_THREADS=16 $(GO) test -race -count=1 ./tsfw ./libfake ./acl
-	$(GO) test -count=1 -timeout 30m ./conformance -run 'TestConformance|TestAscendCSamples|TestExamples' -args -env NPUEMU_THREADS=16
+	GOMAXPROCS=16 NPUEMU_THREADS=16 $(GO) test -race -count=1 ./tsfw ./libfake ./acl
+	$(GO) test -count=1 -timeout 30m ./conformance -run 'TestConformance|TestAscendCSamples|TestExamples' -args -env GOMAXPROCS=16 -env NPUEMU_THREADS=16
 
 # A user's GOMAXPROCS=1 (the emulator's Go runtime with one P, which a
 # polling host thread keeps taking back: docs/runtime.md, "Polling"):
