@@ -83,8 +83,10 @@ func TestThreadGivesTurn(t *testing.T) {
 		d.yieldHook = func() { yields.Add(1) }
 		q := newQ(t, d, 0)
 		ghostLane(d) // the only core's lane: the synchronising thread runs the blocks
-		const blocks = 15
-		k := &sleepKernel{d: laneTurn / 5}
+		// 30 blocks of laneTurn/10: a block would have to take 9 times
+		// its time for the readings around it to look like an absence.
+		const blocks = 30
+		k := &sleepKernel{d: laneTurn / 10}
 		require.NoError(t, q.Submit(KernelTask(k, KernelSpec{Blocks: blocks})))
 		var tk *Turn
 		if withTurn {
