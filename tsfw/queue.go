@@ -396,16 +396,16 @@ func (q *Queue) Synchronize(timeout time.Duration) error { return q.SynchronizeT
 // tick tk (ThreadTurn; nil: none), which the blocks it runs while it
 // waits count on.
 func (q *Queue) SynchronizeTurn(timeout time.Duration, tk *Turn) error {
-	if target := q.submitted.Load(); q.completed.Load() >= target && !q.hasErr.Load() {
+	target := q.submitted.Load()
+	if q.completed.Load() >= target && !q.hasErr.Load() {
 		atomicMax(&q.d.vHost, time.Duration(q.lastVEnd.Load()))
 		return nil
 	}
-	return q.synchronize(timeout, tk)
+	return q.synchronize(target, timeout, tk)
 }
 
-// synchronize is SynchronizeTurn's wait.
-func (q *Queue) synchronize(timeout time.Duration, tk *Turn) error {
-	target := q.submitted.Load()
+// synchronize is SynchronizeTurn's wait for the tasks up to target.
+func (q *Queue) synchronize(target uint64, timeout time.Duration, tk *Turn) error {
 	var deadline time.Time
 	if timeout >= 0 {
 		deadline = time.Now().Add(timeout)
