@@ -30,10 +30,10 @@ sum() {
   awk '/^fl=/ { fl = substr($0, 4) } /^fn=/ { own = (fl ~ /libfake\// || $0 ~ /npuemu\/npuemu\/(acl|rt\/core|tsfw)\.|^fn=main\./) }
        /^[0-9]/ { t += $2; if (own) o += $2 } END { printf "%d %d\n", t, o }' "$1"
 }
-# split FILE: "part count" lines of a cachegrind output file, by source
+# parts FILE: "part count" lines of a cachegrind output file, by source
 # file: this repository's folders, the Go runtime, the rest of Go's
 # library, cgo's generated glue, and "no-line-info".
-split() {
+parts() {
   awk -v root="$PWD/" '/^fl=/ { f = substr($0, 4)
        if (f == "???") p = "no-line-info"
        else if (index(f, root) == 1) { p = substr(f, length(root) + 1); sub(/\/[^\/]*$/, "", p); if (p == "") p = "." }
@@ -45,7 +45,6 @@ split() {
 }
 printf "%-6s %14s %14s %14s %14s  (instructions per operation)\n" mode "all base" "all new" "own base" "own new"
 for m in ${3:-s e}; do
-  line="$m"
   for w in base new; do
     v=$1; [ $w = new ] && v=$2
     for n in $N1 $N2; do
@@ -57,7 +56,7 @@ for m in ${3:-s e}; do
   done
   printf "%-6s %14d %14d %14d %14d\n" "$m" "$all_base" "$all_new" "$own_base" "$own_new"
   if [ -n "$SPLIT" ]; then
-    join -a 2 -e 0 -o 0,1.2,2.2 <(split "$B/cg.$N1" | sort) <(split "$B/cg.$N2" | sort) |
+    join -a 2 -e 0 -o 0,1.2,2.2 <(parts "$B/cg.$N1" | sort) <(parts "$B/cg.$N2" | sort) |
       awk -v d=$((N2 - N1)) '($3 - $2) / d >= 1 { printf "         %-16s %8d\n", $1, ($3 - $2) / d }' | sort -k2,2nr
   fi
 done
